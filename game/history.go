@@ -1,0 +1,217 @@
+package game
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// HistoryFormat is the format tag of HISTORY.md.
+const HistoryFormat = "pontoon-history/1"
+
+// History is a hand history (HISTORY.md): a table as it stood, and the pack and actions
+// of each round. The bot stores every round as a one-round History; recovery, `pontoon
+// replay` and `/pontoon history` all run it through Replay, so they cannot disagree.
+type History struct {
+	Format string         `json:"format"`
+	Rules  Rules          `json:"rules"`
+	Table  HistoryTable   `json:"table"`
+	Rounds []HistoryRound `json:"rounds"`
+}
+
+// HistoryTable is the table before the first round.
+type HistoryTable struct {
+	Seats    []string         `json:"seats"`
+	Banker   string           `json:"banker"`
+	Balances map[string]int64 `json:"balances"`
+	Kitty    int64            `json:"kitty"`
+}
+
+// HistoryRound is one round's pack (top first) and actions. Commitment and Salt are
+// optional (Decision: the bot adds them so that replay can check a round against the
+// commitment published before the deal; see Commitment).
+type HistoryRound struct {
+	Pack       []string `json:"pack"`
+	Actions    []string `json:"actions"`
+	Commitment string   `json:"commitment,omitempty"`
+	Salt       string   `json:"salt,omitempty"`
+}
+
+// ParseHistory reads a history strictly: unknown keys, a wrong format tag, bad rules and
+// values of the wrong type are errors.
+func ParseHistory(data []byte) (*History, error) {
+	var aux struct {
+		Format *string         `json:"format"`
+		Rules  json.RawMessage `json:"rules"`
+		Table  *HistoryTable   `json:"table"`
+		Rounds []HistoryRound  `json:"rounds"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&aux); err != nil {
+		return nil, fmt.Errorf("not a hand history: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("not a hand history: text after the JSON object")
+	}
+	if aux.Format == nil || *aux.Format != HistoryFormat {
+		return nil, fmt.Errorf("format must be %q", HistoryFormat)
+	}
+	if aux.Table == nil {
+		return nil, fmt.Errorf("the history has no table")
+	}
+	rules, err := ParseRules(aux.Rules)
+	if err != nil {
+		return nil, err
+	}
+	return &History{Format: HistoryFormat, Rules: rules, Table: *aux.Table, Rounds: aux.Rounds}, nil
+}
+
+// ReplayError names where a history went wrong: Round and Action are 1-based, zero when
+// the fault is in the file or the round's pack rather than an action.
+type ReplayError struct {
+	Round  int
+	Action int
+	Text   string // the action as written
+	Err    error
+}
+
+func (e *ReplayError) Error() string {
+	switch {
+	case e.Round == 0:
+		return fmt.Sprintf("history: %v", e.Err)
+	case e.Action == 0:
+		return fmt.Sprintf("round %d: %v", e.Round, e.Err)
+	}
+	return fmt.Sprintf("round %d, action %d %q: %v", e.Round, e.Action, e.Text, e.Err)
+}
+
+func (e *ReplayError) Unwrap() error { return e.Err }
+
+// Report is what `pontoon replay --json` prints (HISTORY.md).
+type Report struct {
+	Balances map[string]int64 `json:"balances"`
+	Kitty    int64            `json:"kitty"`
+	Banker   string           `json:"banker"`
+	Rounds   []RoundReport    `json:"rounds"`
+}
+
+// RoundReport is one round's account.
+type RoundReport struct {
+	Banker     string       `json:"banker"`
+	BankerHand HandReport   `json:"banker_hand"`
+	Hands      []HandResult `json:"hands"`
+	NextBanker string       `json:"next_banker"`
+	Shuffle    bool         `json:"shuffle"`
+	Complete   *bool        `json:"complete,omitempty"` // present, false, only for a round the history stops inside
+}
+
+// HandReport is a hand's cards and evaluation.
+type HandReport struct {
+	Cards []string `json:"cards"`
+	Kind  string   `json:"kind"`
+	Total int      `json:"total"`
+}
+
+// HandResult is a player's hand in a RoundReport.
+type HandResult struct {
+	Player string   `json:"player"`
+	Hand   int      `json:"hand"`
+	Cards  []string `json:"cards"`
+	Kind   string   `json:"kind"`
+	Total  int      `json:"total"`
+	Stake  int64    `json:"stake"`
+	Shoot  int64    `json:"shoot"`
+	Net    int64    `json:"net"`
+}
+
+// Replay plays a history through the engine and returns the final game and the report.
+// Between-round actions (kitty, sell) come first in a round's list; the round is dealt
+// at its first other action, or after the list if there is none.
+func Replay(h *History) (*Game, *Report, error) {
+	t := h.Table
+	g, err := NewGame(h.Rules, t.Seats, t.Banker, t.Balances, t.Kitty)
+	if err != nil {
+		return nil, nil, &ReplayError{Err: err}
+	}
+	rep := &Report{Rounds: []RoundReport{}}
+	for ri, round := range h.Rounds {
+		rn := ri + 1
+		pack, err := ParseCards(round.Pack)
+		if err == nil {
+			err = ValidatePack(pack, h.Rules.DecksFor(len(g.Seats)))
+		}
+		if err == nil && (round.Commitment != "" || round.Salt != "") && Commitment(pack, round.Salt) != round.Commitment {
+			err = fmt.Errorf("the pack does not match its commitment %s", round.Commitment)
+		}
+		if err != nil {
+			return g, nil, &ReplayError{Round: rn, Err: fmt.Errorf("pack: %w", err)}
+		}
+		dealt := false
+		for ai, s := range round.Actions {
+			fail := func(err error) (*Game, *Report, error) {
+				return g, nil, &ReplayError{Round: rn, Action: ai + 1, Text: s, Err: err}
+			}
+			a, err := ParseAction(s)
+			if err != nil {
+				return fail(err)
+			}
+			if dealt && !g.InRound() {
+				return fail(fmt.Errorf("the round has already settled; the next round's actions belong in the next round"))
+			}
+			if !dealt && !a.IsBetweenRounds() {
+				if err := g.Deal(pack); err != nil {
+					return fail(err)
+				}
+				dealt = true
+			}
+			if _, err := g.Apply(a); err != nil {
+				return fail(err)
+			}
+		}
+		if !dealt {
+			if err := g.Deal(pack); err != nil {
+				return g, nil, &ReplayError{Round: rn, Err: err}
+			}
+		}
+		rep.Rounds = append(rep.Rounds, g.RoundReport())
+	}
+	rep.Balances = cloneMap(g.Balances)
+	rep.Kitty = g.Kitty
+	rep.Banker = g.Banker
+	return g, rep, nil
+}
+
+// RoundReport describes the current or last round as HISTORY.md's JSON does.
+func (g *Game) RoundReport() RoundReport {
+	r := g.Round
+	if r == nil {
+		return RoundReport{}
+	}
+	rr := RoundReport{Banker: r.Banker, Hands: []HandResult{}, NextBanker: g.Banker}
+	bv := Evaluate(Cards(r.BankerHand), g.Rules, true)
+	rr.BankerHand = HandReport{Cards: cardStrings(r.BankerHand), Kind: bv.Kind.String(), Total: bv.Total}
+	for _, h := range r.Hands {
+		if !h.Active() {
+			continue
+		}
+		v := h.Value(g.Rules)
+		rr.Hands = append(rr.Hands, HandResult{Player: h.Player, Hand: h.Number, Cards: cardStrings(h.Cards),
+			Kind: v.Kind.String(), Total: v.Total, Stake: h.Stake, Shoot: h.Shoot, Net: h.Net})
+	}
+	if r.Outcome != nil {
+		rr.NextBanker, rr.Shuffle = r.Outcome.NextBanker, r.Outcome.Shuffle
+	} else {
+		f := false
+		rr.Complete = &f
+	}
+	return rr
+}
+
+func cardStrings(hc []HandCard) []string {
+	out := make([]string, len(hc))
+	for i, c := range hc {
+		out[i] = c.Card.String()
+	}
+	return out
+}

@@ -1,0 +1,463 @@
+package game
+
+import "fmt"
+
+// current is the hand whose turn it is while players play.
+func (g *Game) current() *Hand {
+	r := g.Round
+	if r == nil || r.Turn < 0 || r.Turn >= len(r.Hands) {
+		return nil
+	}
+	return r.Hands[r.Turn]
+}
+
+// Current returns the hand to act in the shooting or playing phase, or nil.
+func (g *Game) Current() *Hand {
+	if g.Phase != PhaseShooting && g.Phase != PhasePlaying {
+		return nil
+	}
+	return g.current()
+}
+
+// notYourTurn explains to p why they cannot play now; when their own hand has ended by
+// itself it says which rule ended it.
+func (g *Game) notYourTurn(p string, verb Verb) *Error {
+	if g.Phase == PhasePlaying || g.Phase == PhaseBanker {
+		var last *Hand
+		for _, h := range g.Round.Hands {
+			if h.Player == p && h.Active() {
+				last = h
+			}
+		}
+		cur := g.current()
+		if last != nil && last.Done && (cur == nil || cur.Player != p) {
+			v := last.Value(g.Rules)
+			why := "the hand is finished"
+			switch {
+			case v.Kind == KindBust:
+				why = "the hand is bust (R4.6)"
+			case v.Kind.IsPontoon():
+				why = "a pontoon ends the hand at once (R4.1)"
+			case v.Kind == KindFiveCardTrick:
+				why = "a five card trick takes no more cards (R4.7)"
+			case v.Total == 21:
+				why = "a hand at 21 takes no more cards (R4.7)"
+			}
+			next := g.Banker
+			if cur != nil && g.Phase == PhasePlaying {
+				next = cur.Player
+			}
+			return newErr(ErrHandFinished, "R4.7", map[string]any{"next": next, "total": v.Total},
+				"you cannot %s: %s, so the turn has passed to %s", verb, why, next)
+		}
+	}
+	if g.Phase != PhasePlaying {
+		return g.wrongPhase(verb)
+	}
+	cur := g.current()
+	return newErr(ErrNotYourTurn, "R3.1", map[string]any{"turn": cur.Player}, "it is %s's turn, not yours (R3.1)", cur.Player)
+}
+
+// play applies a player's split, burn, buy, twist or stick to the hand in turn (R4).
+func (g *Game) play(a Action) error {
+	if a.Player == g.Banker {
+		return newErr(ErrNotForBanker, "R5.2", nil, "the banker draws or stays on the banker's turn (R5.2)")
+	}
+	h := g.current()
+	if g.Phase != PhasePlaying || h == nil || h.Player != a.Player {
+		return g.notYourTurn(a.Player, a.Verb)
+	}
+	var err error
+	switch a.Verb {
+	case VerbSplit:
+		err = g.split(h)
+	case VerbBurn:
+		err = g.burn(h)
+	case VerbBuy:
+		err = g.buy(h, a.Amount)
+	case VerbTwist:
+		err = g.twist(h)
+	case VerbStick:
+		err = g.stick(h)
+	}
+	if err != nil {
+		return err
+	}
+	h.Acted = true
+	g.advance()
+	return nil
+}
+
+func (g *Game) split(h *Hand) error {
+	r := g.Rules
+	if r.Split == SplitNone {
+		return newErr(ErrCannotSplit, "R8.1", nil, "splitting is off at this table (R8.1)")
+	}
+	if len(h.Cards) != 2 {
+		return newErr(ErrCannotSplit, "R4.2", nil, "only a hand of two cards can be split (R4.2)")
+	}
+	a, b := h.Cards[0].Card, h.Cards[1].Card
+	if a.Rank != b.Rank {
+		return newErr(ErrCannotSplit, "R4.2", map[string]any{"cards": FormatCards([]Card{a, b})},
+			"%s and %s are not of equal rank, so they cannot be split (R4.2)", a, b)
+	}
+	if r.Split == SplitAces && a.Rank != Ace {
+		return newErr(ErrCannotSplit, "R8.1", nil, "only Aces may be split at this table (R8.1)")
+	}
+	n := 0
+	last := 0
+	for i, o := range g.Round.Hands {
+		if o.Player == h.Player {
+			n++
+			last = i
+		}
+	}
+	if n >= 4 {
+		return newErr(ErrCannotSplit, "R4.2", nil, "a player may hold at most four hands (R4.2)")
+	}
+	nh := &Hand{Player: h.Player, Number: n + 1, Initial: h.Initial}
+	if err := g.bet(nh, h.Initial, ReasonSplit, "R4.2"); err != nil {
+		return err
+	}
+	// Split cards lie face up; the first stays with this hand, the second starts the new one (R4.2, R4.8).
+	nh.Cards = []HandCard{{Card: b, FaceUp: true}}
+	h.Cards = []HandCard{{Card: a, FaceUp: true}}
+	g.mustDraw(&h.Cards, false)
+	g.mustDraw(&nh.Cards, false)
+	hs := g.Round.Hands
+	hs = append(hs[:last+1], append([]*Hand{nh}, hs[last+1:]...)...)
+	g.Round.Hands = hs
+	for _, o := range hs {
+		if o.Player == h.Player {
+			o.Split = true
+		}
+	}
+	g.check(h)
+	g.check(nh)
+	return nil
+}
+
+func (g *Game) burn(h *Hand) error {
+	want := g.Rules.Burn
+	if want == 0 {
+		return newErr(ErrCannotBurn, "R8.8", nil, "burning is off at this table (R8.8)")
+	}
+	if len(h.Cards) != 2 {
+		return newErr(ErrCannotBurn, "R8.8", nil, "only a hand of two cards can be burned (R8.8)")
+	}
+	cards := Cards(h.Cards)
+	if cards[0].Rank == Ace || cards[1].Rank == Ace {
+		return newErr(ErrCannotBurn, "R8.8", nil, "a hand holding an Ace cannot be burned (R8.8)")
+	}
+	if _, hard := Totals(cards); hard != want {
+		return newErr(ErrCannotBurn, "R8.8", map[string]any{"need": want, "have": hard},
+			"burning needs a total of exactly %d; this hand has %d (R8.8)", want, hard)
+	}
+	// The burned cards go face up to the bottom of the pack and two new cards come (R8.8).
+	g.Round.Pack = append(g.Round.Pack, cards...)
+	h.Cards = nil
+	g.mustDraw(&h.Cards, false)
+	g.mustDraw(&h.Cards, false)
+	g.check(h)
+	return nil
+}
+
+// canDraw refuses a card to a hand that takes no more (R4.7).
+func (g *Game) canDraw(h *Hand, verb Verb) error {
+	if h.Done {
+		return newErr(ErrHandFinished, "R4.7", nil, "this hand takes no more cards (R4.7)")
+	}
+	return nil
+}
+
+func (g *Game) buy(h *Hand, amount int64) error {
+	if err := g.canDraw(h, VerbBuy); err != nil {
+		return err
+	}
+	if h.Twisted {
+		return newErr(ErrNoBuyAfterTwist, "R4.4", nil, "a hand that has twisted may never buy again (R4.4)")
+	}
+	if _, hard := Totals(Cards(h.Cards)); g.Rules.FourLowTwistOnly && len(h.Cards) == 4 && hard <= 11 {
+		return newErr(ErrFourLowTwistOnly, "R8.5", map[string]any{"total": hard},
+			"four cards totalling %d or less may only twist the fifth card, not buy it (R8.5)", hard)
+	}
+	lo, hi := g.buyRange(h)
+	if amount < lo || amount > hi {
+		which := "third"
+		if len(h.Cards) == 3 {
+			which = "fourth"
+		} else if len(h.Cards) == 4 {
+			which = "fifth"
+		}
+		return newErr(ErrBuyOutOfRange, "R4.3", map[string]any{"min": lo, "max": hi, "amount": amount, "card": len(h.Cards) + 1},
+			"the %s card costs from %d to %d; %d is not (R4.3)", which, lo, hi, amount)
+	}
+	if err := g.bet(h, amount, ReasonBuy, "R4.3"); err != nil {
+		return err
+	}
+	h.LastBuy = amount
+	g.mustDraw(&h.Cards, false) // bought cards come face down (R4.3)
+	g.check(h)
+	return nil
+}
+
+// buyRange is what the next bought card may cost (R4.3): the third from the initial
+// stake to twice it, later cards from the initial stake to the price of the card before.
+func (g *Game) buyRange(h *Hand) (lo, hi int64) {
+	if len(h.Cards) <= 2 {
+		return h.Initial, 2 * h.Initial
+	}
+	return h.Initial, h.LastBuy
+}
+
+func (g *Game) twist(h *Hand) error {
+	if err := g.canDraw(h, VerbTwist); err != nil {
+		return err
+	}
+	h.Twisted = true
+	g.mustDraw(&h.Cards, true) // twisted cards come face up (R4.4)
+	g.check(h)
+	return nil
+}
+
+func (g *Game) stick(h *Hand) error {
+	total, _ := Totals(Cards(h.Cards))
+	if total < g.Rules.StickMin {
+		return newErr(ErrBelowStickMinimum, "R4.5", map[string]any{"total": total, "min": g.Rules.StickMin},
+			"total %d is under the stick minimum of %d (R4.5)", total, g.Rules.StickMin)
+	}
+	h.Done = true
+	return nil
+}
+
+// check ends a hand that has busted, made a pontoon, reached 21 or five cards (R4.1,
+// R4.6, R4.7, R4.9).
+func (g *Game) check(h *Hand) {
+	v := Evaluate(Cards(h.Cards), g.Rules, false)
+	switch {
+	case v.Kind == KindBust:
+		g.bust(h, false)
+	case v.Kind == KindPontoon:
+		// Declared at once with the Ace face up (R4.1).
+		for i := range h.Cards {
+			if h.Cards[i].Card.Rank == Ace {
+				h.Cards[i].FaceUp = true
+			}
+		}
+		h.Done = true
+	case v.Total == 21 || len(h.Cards) == 5:
+		h.Done = true
+	}
+}
+
+// bust settles a hand at once: the banker takes its stake, its shoot bet goes to the
+// kitty and its cards go under the pack (R4.6, R9.6). A fold counts the same (R7.4).
+func (g *Game) bust(h *Hand, folded bool) {
+	h.Done, h.Folded, h.Settled, h.under = true, folded, true, true
+	for i := range h.Cards {
+		h.Cards[i].FaceUp = true
+	}
+	p := h.Player
+	g.move(Escrow(p), Wallet(g.Banker), h.Stake, ReasonLoss, "R4.6")
+	g.move(Escrow(p), Wallet(p), h.Reserve, ReasonRelease, "R7.1")
+	g.move(Escrow(g.Banker), Wallet(g.Banker), h.Cover, ReasonRelease, "R7.2")
+	g.move(Escrow(p), KittyAccount, h.Shoot, ReasonShootLoss, "R9.6")
+	h.Net = -(h.Stake + h.Shoot)
+	h.Reserve, h.Cover = 0, 0
+	g.Round.Pack = append(g.Round.Pack, Cards(h.Cards)...)
+}
+
+// advance passes the turn to the next hand still to play, then to the banker.
+func (g *Game) advance() {
+	r := g.Round
+	for r.Turn < len(r.Hands) && (!r.Hands[r.Turn].Active() || r.Hands[r.Turn].Done) {
+		r.Turn++
+	}
+	if r.Turn < len(r.Hands) {
+		return
+	}
+	g.startBanker()
+}
+
+// startBanker turns the banker's cards up and gives the banker the turn (R5.1), or ends
+// the round at once if every other hand is bust (R5.2) or the banker is at 21.
+func (g *Game) startBanker() {
+	r := g.Round
+	g.Phase = PhaseBanker
+	for i := range r.BankerHand {
+		r.BankerHand[i].FaceUp = true
+	}
+	allBust := true
+	for _, h := range r.Hands {
+		if h.Active() && !h.Settled {
+			allBust = false
+		}
+	}
+	bv := Evaluate(Cards(r.BankerHand), g.Rules, true)
+	if allBust {
+		g.settle(bv, false)
+		return
+	}
+	if bv.Total == 21 || len(r.BankerHand) == 5 {
+		g.settle(bv, true)
+	}
+}
+
+// shoot: a shoot bet after the stakes, before a hand's fourth card, or on reaching a
+// split hand (R9.2, R9.4, R9.5). An amount of 0 declines.
+func (g *Game) shoot(a Action) error {
+	if g.Rules.Variant != Shoot {
+		return newErr(ErrShootOnly, "R9", nil, "shoot bets belong to Shoot Pontoon (R9)")
+	}
+	if a.Player == g.Banker {
+		return newErr(ErrNotForBanker, "R9.2", nil, "the banker does not shoot (R9.2)")
+	}
+	h := g.current()
+	switch g.Phase {
+	case PhaseShooting:
+		if h.Player != a.Player {
+			return newErr(ErrNotYourTurn, "R9.2", map[string]any{"turn": h.Player}, "shoot bets go in play order; it is %s's decision (R9.2)", h.Player)
+		}
+		if err := g.placeShoot(h, a.Amount); err != nil {
+			return err
+		}
+		g.nextShooter()
+		return nil
+	case PhasePlaying:
+		if h == nil || h.Player != a.Player {
+			return g.notYourTurn(a.Player, a.Verb)
+		}
+		switch {
+		case len(h.Cards) == 3 && !h.shot3:
+			if err := g.placeShoot(h, a.Amount); err != nil {
+				return err
+			}
+			h.shot3 = true
+		case h.Number > 1 && !h.Acted && !h.shotArr:
+			if err := g.placeShoot(h, a.Amount); err != nil {
+				return err
+			}
+			h.shotArr = true
+		default:
+			return newErr(ErrNoShootNow, "R9.4", nil,
+				"a shoot bet can be placed only after the stakes, with three cards before the fourth, or on reaching a split hand (R9.2, R9.4, R9.5)")
+		}
+		return nil
+	}
+	return g.wrongPhase(a.Verb)
+}
+
+// OpenShoot is the total of shoot bets not yet settled.
+func (g *Game) OpenShoot() int64 {
+	if g.Round == nil {
+		return 0
+	}
+	var t int64
+	for _, h := range g.Round.Hands {
+		if !h.Settled {
+			t += h.Shoot
+		}
+	}
+	return t
+}
+
+func (g *Game) placeShoot(h *Hand, amount int64) error {
+	if amount == 0 {
+		return nil
+	}
+	open := g.OpenShoot()
+	if open+amount > g.Kitty {
+		return newErr(ErrOverKitty, "R9.2", map[string]any{"kitty": g.Kitty, "open": open, "max": g.Kitty - open, "amount": amount},
+			"shoot bets together may not exceed the kitty of %d; %d is already bet, so at most %d more (R9.2)", g.Kitty, open, g.Kitty-open)
+	}
+	if g.Balances[h.Player] < amount {
+		return g.insufficient(h.Player, amount, "R9.2")
+	}
+	g.move(Wallet(h.Player), Escrow(h.Player), amount, ReasonShoot, "R9.2")
+	h.Shoot += amount
+	return nil
+}
+
+// double: the banker's choice to double after the stakes (R8.3).
+func (g *Game) double(a Action) error {
+	if !g.Rules.BankerMayDouble {
+		return newErr(ErrNoDoubling, "R8.3", nil, "the banker may not double at this table (R8.3)")
+	}
+	if a.Player != g.Banker {
+		return newErr(ErrBankerOnly, "R8.3", map[string]any{"banker": g.Banker}, "only the banker (%s) may double (R8.3)", g.Banker)
+	}
+	if g.Phase != PhaseDoubling {
+		return g.wrongPhase(a.Verb)
+	}
+	g.Round.Doubled = a.Verb == VerbDouble
+	g.dealSecond()
+	return nil
+}
+
+// bankerPlay: the banker draws face up or stays (R5.2).
+func (g *Game) bankerPlay(a Action) error {
+	if a.Player != g.Banker {
+		return newErr(ErrBankerOnly, "R5.2", map[string]any{"banker": g.Banker}, "only the banker (%s) can %s (R5.2)", g.Banker, a.Verb)
+	}
+	if g.Phase != PhaseBanker {
+		return g.wrongPhase(a.Verb)
+	}
+	r := g.Round
+	if a.Verb == VerbStay {
+		g.settle(Evaluate(Cards(r.BankerHand), g.Rules, true), true)
+		return nil
+	}
+	g.mustDraw(&r.BankerHand, true)
+	bv := Evaluate(Cards(r.BankerHand), g.Rules, true)
+	if bv.Kind == KindBust || bv.Total == 21 || len(r.BankerHand) == 5 {
+		g.settle(bv, true) // R5.2: at 21 or five cards the banker stops by itself
+	}
+	return nil
+}
+
+// timeout applies R7.4 to whoever must act and did not.
+func (g *Game) timeout(p string) error {
+	none := func(who string) error {
+		return newErr(ErrNothingToTimeOut, "R7.4", map[string]any{"player": p, "who": who}, "%s has nothing to time out on; %s", p, who)
+	}
+	switch g.Phase {
+	case PhaseBetween:
+		return none("no round is being played")
+	case PhaseStaking:
+		h := g.hand(p)
+		if p == g.Banker || h == nil || h.Stake > 0 || h.SatOut {
+			return none("only players who have not staked can time out now")
+		}
+		h.SatOut = true // sits the round out; the first card goes under at the round's end (R7.4)
+		g.afterStake()
+	case PhaseShooting:
+		h := g.current()
+		if h.Player != p {
+			return none(fmt.Sprintf("%s is deciding on a shoot bet", h.Player))
+		}
+		g.nextShooter() // no shoot bet
+	case PhaseDoubling:
+		if p != g.Banker {
+			return none(fmt.Sprintf("%s is deciding whether to double", g.Banker))
+		}
+		g.dealSecond() // no double
+	case PhasePlaying:
+		h := g.current()
+		if h.Player != p {
+			return none(fmt.Sprintf("it is %s's turn", h.Player))
+		}
+		if total, _ := Totals(Cards(h.Cards)); total >= g.Rules.StickMin {
+			h.Done = true
+		} else {
+			g.bust(h, true)
+		}
+		h.Acted = true
+		g.advance()
+	case PhaseBanker:
+		if p != g.Banker {
+			return none(fmt.Sprintf("it is %s's turn as banker", g.Banker))
+		}
+		g.settle(Evaluate(Cards(g.Round.BankerHand), g.Rules, true), true) // the banker stays
+	}
+	return nil
+}
