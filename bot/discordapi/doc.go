@@ -1,0 +1,24 @@
+// Package discordapi connects a discordgo session to Discord, or to something
+// that stands in for Discord.
+//
+// discordgo computes its endpoint URLs once, from package variables, so the
+// only clean way to send its requests elsewhere is the HTTP client it is
+// given. NewTransport wraps a RoundTripper so that every request for
+// discord.com (and gateway.discord.gg) goes to another base URL, keeping
+// path and query: a REST rate-limit proxy in production, or the fake Discord
+// of package discordtest in tests. Requests for any other host pass through
+// untouched.
+//
+// NewSession builds a bot session with such a client:
+//
+//	s, err := discordapi.NewSession(token, "http://127.0.0.1:8080", nil)
+//	if err != nil { ... }
+//	err = s.Open() // GET /api/v9/gateway on the base URL, then dial the URL it returns
+//
+// The gateway needs no rewriting: discordgo dials whatever URL
+// GET /api/v9/gateway answered, so a fake that answers ws://127.0.0.1:PORT/...
+// is reached directly, and a REST proxy that passes Discord's answer through
+// leaves the bot on Discord's own gateway.
+//
+// Errors from this package never contain the bot token.
+package discordapi
