@@ -1,0 +1,106 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// RememberInteraction records a Discord interaction id and reports whether it
+// is the first time the store sees it. The bot calls it on receipt and drops
+// an interaction seen before: Discord may deliver one twice, and a member may
+// double-click. ApplyAction records its interaction id the same way.
+func (s *Store) RememberInteraction(ctx context.Context, id string, now time.Time) (first bool, err error) {
+	if err := checkIDs("interaction id", id); err != nil {
+		return false, err
+	}
+	if err := checkNow(now); err != nil {
+		return false, err
+	}
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO interactions (id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+		id, formatTime(now))
+	if err != nil {
+		return false, fmt.Errorf("store: remember interaction: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("store: remember interaction: %w", err)
+	}
+	return n == 1, commit(tx)
+}
+
+// PruneInteractions forgets interaction ids seen more than maxAge before now
+// and returns how many it forgot. Discord gives up on an interaction after
+// 15 minutes, so ids older than that can no longer come back.
+func (s *Store) PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error) {
+	if err := checkNow(now); err != nil {
+		return 0, err
+	}
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE seen_at < ?`, formatTime(now.Add(-maxAge)))
+	if err != nil {
+		return 0, fmt.Errorf("store: prune interactions: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("store: prune interactions: %w", err)
+	}
+	return n, commit(tx)
+}
+
+// GuildSettings returns the guild's settings document (default house rules,
+// limits, turn timer, language) as JSON; "{}" when none were set.
+func (s *Store) GuildSettings(ctx context.Context, guild string) (string, error) {
+	if err := checkIDs("guild", guild); err != nil {
+		return "", err
+	}
+	tx, err := s.beginRead(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback()
+	var doc string
+	err = tx.QueryRowContext(ctx, `SELECT json FROM settings WHERE guild_id = ?`, guild).Scan(&doc)
+	if err == sql.ErrNoRows {
+		return "{}", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: guild settings: %w", err)
+	}
+	return doc, nil
+}
+
+// SetGuildSettings replaces the guild's settings document, which must be JSON.
+func (s *Store) SetGuildSettings(ctx context.Context, guild, settings string, now time.Time) error {
+	if err := checkIDs("guild", guild); err != nil {
+		return err
+	}
+	if err := checkNow(now); err != nil {
+		return err
+	}
+	doc, err := jsonText("settings", settings, "{}")
+	if err != nil {
+		return err
+	}
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO settings (guild_id, json, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (guild_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at`,
+		guild, doc, formatTime(now)); err != nil {
+		return fmt.Errorf("store: set guild settings: %w", err)
+	}
+	return commit(tx)
+}

@@ -1,0 +1,398 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Round is one round of a table: its hand history (the write-ahead log the
+// live state is rebuilt from) and, once finished, its result.
+type Round struct {
+	ID         int64
+	TableID    int64
+	Number     int    // 1, 2, ... per table
+	History    string // the hand-history JSON of HISTORY.md: rules, table snapshot, pack
+	Commitment string // shown before the deal: SHA-256 of the pack and the salt
+	// Salt is stored from the start so the round can be verified later; it
+	// must not be shown to players before the round has finished.
+	Salt       string
+	StartedAt  time.Time
+	FinishedAt time.Time // zero while the round is in play
+	Result     string    // JSON written when the round finished; "" before
+}
+
+// Finished reports whether the round has finished.
+func (r Round) Finished() bool { return !r.FinishedAt.IsZero() }
+
+// Action is one decision of a player in a round, in the words of HISTORY.md:
+// Member Verb Args, e.g. "123 stake 10".
+type Action struct {
+	RoundID       int64
+	Seq           int // 1, 2, ... per round
+	Member        string
+	Verb          string
+	Args          string
+	InteractionID string // the Discord interaction that carried it; "" for the bot's own (timeouts)
+	CreatedAt     time.Time
+}
+
+// RoundWithActions is an unfinished round with what is needed to rebuild it.
+type RoundWithActions struct {
+	Table   Table
+	Round   Round
+	Actions []Action
+}
+
+// StartRoundParams are the arguments of StartRound.
+type StartRoundParams struct {
+	TableID    int64
+	Number     int    // must be the table's RoundNumber + 1
+	History    string // JSON
+	Commitment string
+	Salt       string
+	Now        time.Time
+	// Transfers made as the round starts, recorded as action 0 of the round
+	// (ledger reason "round start" unless given).
+	Transfers []Transfer
+}
+
+// StartRound records a new round of an open table and applies its opening
+// transfers, in one transaction. It refuses with ErrRoundInProgress while the
+// table has an unfinished round, ErrDuplicateRound if the number exists, and
+// a SequenceError (ErrStaleRound) if the number is not the next one. The
+// table's carried pack is consumed: the round's history holds it now.
+func (s *Store) StartRound(ctx context.Context, p StartRoundParams) (Round, error) {
+	if err := checkNow(p.Now); err != nil {
+		return Round{}, err
+	}
+	history, err := jsonText("history", p.History, "")
+	if err != nil {
+		return Round{}, err
+	}
+	if history == "" {
+		return Round{}, invalid("history is empty")
+	}
+	if err := checkTableTransfers(p.Transfers, p.TableID, true); err != nil {
+		return Round{}, err
+	}
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return Round{}, err
+	}
+	defer tx.Rollback()
+
+	t, err := openTable(ctx, tx, p.TableID)
+	if err != nil {
+		return Round{}, err
+	}
+	var exists bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM rounds WHERE table_id = ? AND number = ?)`,
+		p.TableID, p.Number).Scan(&exists); err != nil {
+		return Round{}, fmt.Errorf("store: start round: %w", err)
+	}
+	if exists {
+		return Round{}, fmt.Errorf("%w: round %d of table %d", ErrDuplicateRound, p.Number, p.TableID)
+	}
+	if err := noUnfinishedRound(ctx, tx, p.TableID); err != nil {
+		return Round{}, err
+	}
+	if p.Number != t.RoundNumber+1 {
+		return Round{}, &SequenceError{Err: ErrStaleRound, Got: p.Number, Want: t.RoundNumber + 1}
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO rounds (table_id, number, history, commitment, salt, started_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, p.TableID, p.Number, history, p.Commitment, p.Salt, formatTime(p.Now))
+	if err != nil {
+		return Round{}, fmt.Errorf("store: start round: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return Round{}, fmt.Errorf("store: start round: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tables SET round_number = ?, next_pack = NULL WHERE id = ?`,
+		p.Number, p.TableID); err != nil {
+		return Round{}, fmt.Errorf("store: start round: %w", err)
+	}
+	ref := ledgerRef{table: p.TableID, round: id, seq: 0, now: p.Now}
+	if err := moveAll(ctx, tx, t.Guild, p.Transfers, "round start", ref); err != nil {
+		return Round{}, err
+	}
+	r, err := roundWhere(ctx, tx, strconv.FormatInt(id, 10), `id = ?`, id)
+	if err != nil {
+		return Round{}, err
+	}
+	return r, commit(tx)
+}
+
+// RoundFinish is how a round ended, written by the action that ends it.
+type RoundFinish struct {
+	Result    string   // JSON: the round's outcome as the game reports it
+	BankOwner string   // who holds the bank after the round (RULES.md R6.2, R6.3); "" for nobody
+	NextPack  []string // the pack carried to the next round (R6.1); nil when it is shuffled
+}
+
+// ApplyParams are the arguments of ApplyAction.
+type ApplyParams struct {
+	RoundID       int64
+	Seq           int // must be the round's last Seq + 1
+	Member        string
+	Verb          string
+	Args          string
+	InteractionID string // "" when the action has no interaction (a timeout)
+	Now           time.Time
+	// Transfers are the action's chip movements, applied in order; leg i of
+	// the action in the ledger is Transfers[i]. Reason defaults to Verb.
+	Transfers []Transfer
+	Finish    *RoundFinish // non-nil when this action ends the round
+}
+
+// ApplyAction appends an action to a round's log and applies its chip
+// movements, and the round's end if Finish is set, all in one transaction:
+// either everything is recorded or nothing is.
+//
+// It refuses, in this order: a round that does not exist (ErrNotFound); an
+// interaction id already used by an action (ErrDuplicateInteraction); a
+// sequence number already used (ErrDuplicateAction); a finished round
+// (ErrRoundFinished); a sequence number that is not the next one
+// (SequenceError with ErrStaleSeq). So re-applying a committed action never
+// moves chips twice. The interaction id is also remembered as by
+// RememberInteraction.
+func (s *Store) ApplyAction(ctx context.Context, p ApplyParams) error {
+	if err := checkNow(p.Now); err != nil {
+		return err
+	}
+	if err := checkIDs("member", p.Member, "verb", p.Verb); err != nil {
+		return err
+	}
+	if p.Seq <= 0 {
+		return invalid("action seq %d: must be positive", p.Seq)
+	}
+	var result string
+	var pack sql.NullString
+	if p.Finish != nil {
+		var err error
+		if result, err = jsonText("result", p.Finish.Result, "{}"); err != nil {
+			return err
+		}
+		if pack, err = encodePack(p.Finish.NextPack); err != nil {
+			return err
+		}
+	}
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+
+	var tableID int64
+	var guild string
+	var finished bool
+	var last int
+	err = tx.QueryRowContext(ctx, `SELECT r.table_id, t.guild_id, r.finished_at IS NOT NULL,
+			coalesce((SELECT max(seq) FROM actions WHERE round_id = r.id), 0)
+		FROM rounds r JOIN tables t ON t.id = r.table_id WHERE r.id = ?`, p.RoundID).Scan(&tableID, &guild, &finished, &last)
+	if err == sql.ErrNoRows {
+		return &NotFoundError{What: "round", Key: strconv.FormatInt(p.RoundID, 10)}
+	}
+	if err != nil {
+		return fmt.Errorf("store: apply action: %w", err)
+	}
+	// A redelivered interaction usually also repeats its seq; the duplicate
+	// interaction is the more useful answer, so it is checked first.
+	if p.InteractionID != "" {
+		var used bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM actions WHERE interaction_id = ?)`,
+			p.InteractionID).Scan(&used); err != nil {
+			return fmt.Errorf("store: apply action: %w", err)
+		}
+		if used {
+			return fmt.Errorf("%w: %s", ErrDuplicateInteraction, p.InteractionID)
+		}
+	}
+	// Sequence numbers are contiguous from 1, so seq <= last means it exists.
+	if p.Seq <= last {
+		return fmt.Errorf("%w: action %d of round %d", ErrDuplicateAction, p.Seq, p.RoundID)
+	}
+	if finished {
+		return fmt.Errorf("%w: round %d", ErrRoundFinished, p.RoundID)
+	}
+	if p.Seq != last+1 {
+		return &SequenceError{Err: ErrStaleSeq, Got: p.Seq, Want: last + 1}
+	}
+	if err := checkTableTransfers(p.Transfers, tableID, true); err != nil {
+		return err
+	}
+
+	if _, err := tx.ExecContext(ctx, `INSERT INTO actions (round_id, seq, member_id, verb, args, interaction_id, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, p.RoundID, p.Seq, p.Member, p.Verb, p.Args, nullString(p.InteractionID),
+		formatTime(p.Now)); err != nil {
+		return fmt.Errorf("store: apply action: %w", err)
+	}
+	if p.InteractionID != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO interactions (id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+			p.InteractionID, formatTime(p.Now)); err != nil {
+			return fmt.Errorf("store: apply action: %w", err)
+		}
+	}
+	ref := ledgerRef{table: tableID, round: p.RoundID, seq: p.Seq, now: p.Now}
+	if err := moveAll(ctx, tx, guild, p.Transfers, p.Verb, ref); err != nil {
+		return err
+	}
+	if p.Finish != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE rounds SET finished_at = ?, result = ? WHERE id = ?`,
+			formatTime(p.Now), result, p.RoundID); err != nil {
+			return fmt.Errorf("store: finish round: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tables SET bank_owner = ?, next_pack = ? WHERE id = ?`,
+			nullString(p.Finish.BankOwner), pack, tableID); err != nil {
+			return fmt.Errorf("store: finish round: %w", err)
+		}
+	}
+	return commit(tx)
+}
+
+// Rounds returns a table's rounds, newest first; limit <= 0 returns all.
+func (s *Store) Rounds(ctx context.Context, tableID int64, limit int) ([]Round, error) {
+	tx, err := s.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	if _, err := table(ctx, tx, tableID); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	return roundsWhere(ctx, tx, `table_id = ? ORDER BY number DESC LIMIT ?`, tableID, limit)
+}
+
+// Round returns round number of a table, or a NotFoundError.
+func (s *Store) Round(ctx context.Context, tableID int64, number int) (Round, error) {
+	tx, err := s.beginRead(ctx)
+	if err != nil {
+		return Round{}, err
+	}
+	defer tx.Rollback()
+	r, err := roundWhere(ctx, tx, fmt.Sprintf("%d of table %d", number, tableID),
+		`table_id = ? AND number = ?`, tableID, number)
+	if err != nil {
+		return Round{}, err
+	}
+	return r, nil
+}
+
+// Actions returns a round's actions in order, or a NotFoundError if the
+// round does not exist.
+func (s *Store) Actions(ctx context.Context, roundID int64) ([]Action, error) {
+	tx, err := s.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	if _, err := roundWhere(ctx, tx, strconv.FormatInt(roundID, 10), `id = ?`, roundID); err != nil {
+		return nil, err
+	}
+	return actions(ctx, tx, roundID)
+}
+
+// UnfinishedRounds returns every round still in play, with its table and
+// actions, oldest first: at start-up the bot replays each through the game
+// to rebuild the live state.
+func (s *Store) UnfinishedRounds(ctx context.Context) ([]RoundWithActions, error) {
+	tx, err := s.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	rs, err := roundsWhere(ctx, tx, `finished_at IS NULL ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]RoundWithActions, 0, len(rs))
+	for _, r := range rs {
+		t, err := table(ctx, tx, r.TableID)
+		if err != nil {
+			return nil, err
+		}
+		as, err := actions(ctx, tx, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, RoundWithActions{Table: t, Round: r, Actions: as})
+	}
+	return out, nil
+}
+
+const roundColumns = `id, table_id, number, history, commitment, salt, started_at, finished_at, result`
+
+// roundWhere reads the one round matching cond, or a NotFoundError.
+func roundWhere(ctx context.Context, tx *sql.Tx, key string, cond string, args ...any) (Round, error) {
+	rs, err := roundsWhere(ctx, tx, cond, args...)
+	if err != nil {
+		return Round{}, err
+	}
+	if len(rs) == 0 {
+		return Round{}, &NotFoundError{What: "round", Key: key}
+	}
+	return rs[0], nil
+}
+
+func roundsWhere(ctx context.Context, tx *sql.Tx, cond string, args ...any) ([]Round, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE `+cond, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: rounds: %w", err)
+	}
+	defer rows.Close()
+	var rs []Round
+	for rows.Next() {
+		var r Round
+		var started string
+		var finished, result sql.NullString
+		if err := rows.Scan(&r.ID, &r.TableID, &r.Number, &r.History, &r.Commitment, &r.Salt,
+			&started, &finished, &result); err != nil {
+			return nil, fmt.Errorf("store: rounds: %w", err)
+		}
+		if r.StartedAt, err = parseTime(started); err != nil {
+			return nil, err
+		}
+		if r.FinishedAt, err = parseNullTime(finished); err != nil {
+			return nil, err
+		}
+		r.Result = result.String
+		rs = append(rs, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: rounds: %w", err)
+	}
+	return rs, nil
+}
+
+func actions(ctx context.Context, tx *sql.Tx, roundID int64) ([]Action, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT seq, member_id, verb, args, interaction_id, created_at
+		FROM actions WHERE round_id = ? ORDER BY seq`, roundID)
+	if err != nil {
+		return nil, fmt.Errorf("store: actions: %w", err)
+	}
+	defer rows.Close()
+	var as []Action
+	for rows.Next() {
+		a := Action{RoundID: roundID}
+		var interaction sql.NullString
+		var created string
+		if err := rows.Scan(&a.Seq, &a.Member, &a.Verb, &a.Args, &interaction, &created); err != nil {
+			return nil, fmt.Errorf("store: actions: %w", err)
+		}
+		a.InteractionID = interaction.String
+		if a.CreatedAt, err = parseTime(created); err != nil {
+			return nil, err
+		}
+		as = append(as, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: actions: %w", err)
+	}
+	return as, nil
+}

@@ -1,0 +1,88 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestOpenMigratesAndReopens(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sub dir?#%", "p.db")
+	_, err := Open(ctx, path)
+	require.Error(t, err, "a missing directory is not created")
+
+	path = filepath.Join(t.TempDir(), "odd ?#% name.db")
+	s, err := Open(ctx, path)
+	require.NoError(t, err)
+	v, err := s.Version(ctx)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, v)
+	_, _, err = s.EnsureWallet(ctx, "g", "alice", 100, t0)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	s, err = Open(ctx, path)
+	require.NoError(t, err)
+	defer s.Close()
+	v, err = s.Migrate(ctx)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, v)
+	w, err := s.Wallet(ctx, "g", "alice")
+	require.NoError(t, err)
+	assert.EqualValues(t, 100, w.Balance)
+	assert.FileExists(t, path)
+}
+
+// TestConnectionSettings checks that both pools' connections carry the DSN's
+// settings: a setting made by one PRAGMA would reach only one connection.
+func TestConnectionSettings(t *testing.T) {
+	s := openTest(t)
+	for name, db := range map[string]interface {
+		QueryRow(string, ...any) *sql.Row
+	}{"writer": s.w, "reader": s.r} {
+		var mode string
+		var fk, sync, busy, queryOnly int
+		require.NoError(t, db.QueryRow(`PRAGMA journal_mode`).Scan(&mode), name)
+		require.NoError(t, db.QueryRow(`PRAGMA foreign_keys`).Scan(&fk), name)
+		require.NoError(t, db.QueryRow(`PRAGMA synchronous`).Scan(&sync), name)
+		require.NoError(t, db.QueryRow(`PRAGMA busy_timeout`).Scan(&busy), name)
+		require.NoError(t, db.QueryRow(`PRAGMA query_only`).Scan(&queryOnly), name)
+		assert.Equal(t, "wal", mode, name)
+		assert.Equal(t, 1, fk, name)
+		assert.Equal(t, 1, sync, name+": NORMAL")
+		assert.Equal(t, 5000, busy, name)
+		assert.Equal(t, name == "reader", queryOnly == 1, name)
+	}
+	_, err := s.r.Exec(`INSERT INTO interactions (id, seen_at) VALUES ('x', 'y')`)
+	require.Error(t, err, "the read pool must not write")
+	assert.Equal(t, 1, s.w.Stats().MaxOpenConnections)
+}
+
+func TestOpenRefusesMemory(t *testing.T) {
+	for _, p := range []string{"", ":memory:", "file::memory:?cache=shared", "file:x?mode=memory"} {
+		_, err := Open(context.Background(), p)
+		assert.ErrorIs(t, err, ErrInvalid, p)
+	}
+}
+
+// TestMigrationsDown runs the Down sections, then Up again.
+func TestMigrationsDown(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	_, err := s.goose.DownTo(ctx, 0)
+	require.NoError(t, err)
+	v, err := s.Version(ctx)
+	require.NoError(t, err)
+	assert.EqualValues(t, 0, v)
+	var n int
+	require.NoError(t, s.r.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'goose%' AND name NOT LIKE 'sqlite%'`).Scan(&n))
+	assert.Zero(t, n, "Down leaves no table behind")
+	v, err = s.Migrate(ctx)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, v)
+}
