@@ -1,0 +1,89 @@
+package game
+
+// Move is an action open to a player now, with the range of amounts it takes (zero for
+// moves without an amount). The bot builds each member's buttons from it.
+type Move struct {
+	Verb     Verb
+	Min, Max int64
+}
+
+// Legal lists what player may do now, in a stable order. Every Move listed succeeds when
+// applied with any amount in its range; timeouts and bank sales (which need a buyer) are
+// not listed.
+func (g *Game) Legal(player string) []Move {
+	var cands []Move
+	free := g.Balances[player]
+	bankFree := g.Balances[g.Banker] / g.Rules.maxPayoutMultiple()
+	betCap := func(hi int64) int64 { return min(hi, free/2, bankFree) }
+	isBanker := player == g.Banker
+	switch g.Phase {
+	case PhaseBetween:
+		if isBanker && g.Rules.Variant == Shoot {
+			lo, hi := int64(1), g.Rules.KittyMax-g.Kitty
+			if g.Kitty == 0 {
+				lo = g.Rules.KittyMin
+			}
+			cands = append(cands, Move{VerbKitty, lo, min(hi, free)})
+		}
+	case PhaseStaking:
+		if h := g.hand(player); !isBanker && h != nil && h.Stake == 0 && !h.SatOut {
+			cands = append(cands, Move{VerbStake, g.Rules.MinStake, betCap(g.Rules.MaxStake)})
+		}
+	case PhaseShooting:
+		if h := g.current(); h != nil && h.Player == player {
+			cands = append(cands, Move{VerbShoot, 0, min(g.Kitty-g.OpenShoot(), free)})
+		}
+	case PhaseDoubling:
+		if isBanker {
+			cands = append(cands, Move{Verb: VerbDouble}, Move{Verb: VerbNoDouble})
+		}
+	case PhasePlaying:
+		h := g.current()
+		if h == nil || h.Player != player {
+			break
+		}
+		if g.Rules.Variant == Shoot {
+			cands = append(cands, Move{VerbShoot, 0, min(g.Kitty-g.OpenShoot(), free)})
+		}
+		cands = append(cands, Move{Verb: VerbSplit}, Move{Verb: VerbBurn})
+		lo, hi := g.buyRange(h)
+		cands = append(cands, Move{VerbBuy, lo, betCap(hi)}, Move{Verb: VerbTwist}, Move{Verb: VerbStick})
+	case PhaseBanker:
+		if isBanker {
+			cands = append(cands, Move{Verb: VerbDraw}, Move{Verb: VerbStay})
+		}
+	}
+	var out []Move
+	for _, m := range cands {
+		if m.Max < m.Min {
+			continue
+		}
+		if _, err := g.Clone().Apply(Action{Player: player, Verb: m.Verb, Amount: m.Min}); err != nil {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// ToAct lists who must act now: every player yet to stake while staking, else the one
+// player or banker whose decision the round waits on. The bot runs turn timers on them.
+func (g *Game) ToAct() []string {
+	switch g.Phase {
+	case PhaseStaking:
+		var out []string
+		for _, h := range g.Round.Hands {
+			if h.Stake == 0 && !h.SatOut {
+				out = append(out, h.Player)
+			}
+		}
+		return out
+	case PhaseShooting, PhasePlaying:
+		if h := g.current(); h != nil {
+			return []string{h.Player}
+		}
+	case PhaseDoubling, PhaseBanker:
+		return []string{g.Banker}
+	}
+	return nil
+}
