@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -79,3 +80,5 @@ func openTableWithRound(t testing.TB, s *Store, guild, channel string, members .
 	require.NoError(t, err)
 	return tb, r
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
