@@ -1,0 +1,280 @@
+package discordtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+var (
+	jsonMarshal   = json.Marshal
+	jsonUnmarshal = json.Unmarshal
+)
+
+// Attachment is a file the bot attached to a message, with its bytes.
+type Attachment struct {
+	ID          string
+	Filename    string
+	ContentType string
+	Data        []byte
+}
+
+// message is a message as the fake holds it. Embeds and components are kept
+// as the bot sent them.
+type message struct {
+	id, channelID, guildID string
+	content                string
+	embeds                 json.RawMessage // JSON array, nil when none
+	components             json.RawMessage // JSON array, nil when none
+	flags                  int64
+	attachments            []*Attachment
+	hasPoll                bool
+	created                time.Time
+	edited                 *time.Time
+	edits                  int
+	deleted                bool
+	ephemeralTo            string       // the only user who sees it, for ephemeral messages
+	in                     *interaction // whose response or follow-up it is
+	kind                   int          // Discord's message type
+}
+
+func (m *message) ephemeral() bool { return m.flags&flagEphemeral != 0 }
+
+func emptyArray(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || string(t) == "null" || string(t) == "[]"
+}
+
+func (m *message) empty() bool {
+	return m.content == "" && emptyArray(m.embeds) && emptyArray(m.components) && len(m.attachments) == 0 && !m.hasPoll
+}
+
+// apply sets the fields of b on a copy of m: all of them for a new message,
+// only those present for an edit (null clears). files are new uploads.
+func (m *message) apply(b *msgBody, files []*Attachment, edit bool) *message {
+	n := *m
+	has := func(k string) bool { _, ok := b.raw[k]; return ok || !edit }
+	if has("content") {
+		n.content = ""
+		if b.Content != nil {
+			n.content = *b.Content
+		}
+	}
+	if has("embeds") {
+		n.embeds = nil
+		if raw := b.raw["embeds"]; !emptyArray(raw) {
+			n.embeds = normalizeEmbeds(raw)
+		}
+	}
+	if has("components") {
+		n.components = nil
+		if raw := b.raw["components"]; !emptyArray(raw) {
+			n.components = append(json.RawMessage(nil), raw...)
+		}
+	}
+	if !edit {
+		if b.Flags != nil {
+			n.flags = *b.Flags
+		}
+		n.hasPoll = b.present["poll"]
+	} else if b.Flags != nil {
+		// An edit may only toggle SUPPRESS_EMBEDS; the other flags stay.
+		n.flags = n.flags&^flagSuppressEmbeds | *b.Flags&flagSuppressEmbeds
+	}
+	if edit && b.present["attachments"] {
+		keep := map[string]bool{}
+		for _, a := range b.Attachments {
+			var id string
+			if json.Unmarshal(a.ID, &id) != nil {
+				id = strings.TrimSpace(string(a.ID))
+			}
+			keep[id] = true
+		}
+		var kept []*Attachment
+		for _, a := range n.attachments {
+			if keep[a.ID] {
+				kept = append(kept, a)
+			}
+		}
+		n.attachments = kept
+	} else if edit && b.raw["attachments"] != nil && !b.present["attachments"] {
+		n.attachments = nil // "attachments": null removes them all
+	}
+	n.attachments = append(append([]*Attachment(nil), n.attachments...), files...)
+	return &n
+}
+
+// normalizeEmbeds adds type "rich" where the bot left it out, as Discord does.
+func normalizeEmbeds(raw json.RawMessage) json.RawMessage {
+	var list []map[string]any
+	if json.Unmarshal(raw, &list) != nil {
+		return append(json.RawMessage(nil), raw...)
+	}
+	for _, e := range list {
+		if e == nil {
+			continue
+		}
+		if _, ok := e["type"]; !ok {
+			e["type"] = "rich"
+		}
+	}
+	out, err := json.Marshal(list)
+	if err != nil {
+		return append(json.RawMessage(nil), raw...)
+	}
+	return out
+}
+
+// msgJSONLocked renders m as Discord's message object.
+func (s *Server) msgJSONLocked(m *message) map[string]any {
+	atts := make([]any, 0, len(m.attachments))
+	for _, a := range m.attachments {
+		u := s.ts.URL + "/attachments/" + m.channelID + "/" + a.ID + "/" + url.PathEscape(a.Filename)
+		atts = append(atts, map[string]any{
+			"id": a.ID, "filename": a.Filename, "size": len(a.Data), "url": u, "proxy_url": u,
+			"content_type": a.ContentType,
+		})
+	}
+	embeds := json.RawMessage("[]")
+	if m.embeds != nil {
+		embeds = m.embeds
+	}
+	comps := json.RawMessage("[]")
+	if m.components != nil {
+		comps = m.components
+	}
+	out := map[string]any{
+		"id": m.id, "channel_id": m.channelID, "type": m.kind, "content": m.content,
+		"author": s.botUserJSON(), "attachments": atts, "embeds": embeds, "components": comps,
+		"mentions": []any{}, "mention_roles": []any{}, "mention_everyone": false, "pinned": false,
+		"tts": false, "timestamp": m.created.Format(time.RFC3339Nano), "edited_timestamp": nil,
+		"flags": m.flags,
+	}
+	if m.guildID != "" {
+		out["guild_id"] = m.guildID
+	}
+	if m.edited != nil {
+		out["edited_timestamp"] = m.edited.Format(time.RFC3339Nano)
+	}
+	if m.in != nil {
+		out["webhook_id"] = s.AppID
+		out["application_id"] = s.AppID
+		meta := map[string]any{"id": m.in.id, "type": m.in.kind, "authorizing_integration_owners": map[string]any{}}
+		if mem := s.memberLocked(m.in.guildID, m.in.userID); mem != nil {
+			meta["user"] = userJSON(mem)
+		}
+		out["interaction_metadata"] = meta
+	}
+	return out
+}
+
+func (s *Server) toMessageLocked(m *message) *discordgo.Message {
+	if m == nil {
+		return nil
+	}
+	return toDiscordgo[discordgo.Message](s.msgJSONLocked(m))
+}
+
+func (s *Server) memberLocked(guildID, userID string) *member {
+	g := s.guilds[guildID]
+	if g == nil {
+		return nil
+	}
+	return g.members[userID]
+}
+
+// newMessageLocked stores a new message.
+func (s *Server) newMessageLocked(channelID string, in *interaction) *message {
+	m := &message{id: s.newIDLocked(), channelID: channelID, created: time.Now(), in: in}
+	if c := s.channels[channelID]; c != nil {
+		m.guildID = c.guildID
+	}
+	return m
+}
+
+// commitLocked stores m (new, or a new version of a stored message).
+func (s *Server) commitLocked(m *message, edit bool) {
+	if edit {
+		now := time.Now()
+		m.edited = &now
+		m.edits++
+		old := s.messages[m.id]
+		*old = *m
+	} else {
+		s.messages[m.id] = m
+		s.order = append(s.order, m)
+	}
+	s.notifyLocked()
+}
+
+// Messages returns the public messages of a channel as they now stand,
+// oldest first. Deleted messages are left out.
+func (s *Server) Messages(channelID string) []*discordgo.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*discordgo.Message
+	for _, m := range s.order {
+		if m.channelID == channelID && !m.deleted && !m.ephemeral() {
+			out = append(out, s.toMessageLocked(m))
+		}
+	}
+	return out
+}
+
+// Message returns one message of a channel, public or ephemeral, as it now
+// stands, or nil if there is none (or it was deleted).
+func (s *Server) Message(channelID, messageID string) *discordgo.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.messages[messageID]
+	if m == nil || m.deleted || m.channelID != channelID {
+		return nil
+	}
+	return s.toMessageLocked(m)
+}
+
+// Ephemerals returns the ephemeral messages a user has been shown (responses
+// and follow-ups), oldest first, as they now stand.
+func (s *Server) Ephemerals(userID string) []*discordgo.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*discordgo.Message
+	for _, m := range s.order {
+		if m.ephemeralTo == userID && !m.deleted {
+			out = append(out, s.toMessageLocked(m))
+		}
+	}
+	return out
+}
+
+// Attachments returns the files of a message with their bytes.
+func (s *Server) Attachments(messageID string) []Attachment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.messages[messageID]
+	if m == nil {
+		return nil
+	}
+	out := make([]Attachment, 0, len(m.attachments))
+	for _, a := range m.attachments {
+		c := *a
+		c.Data = append([]byte(nil), a.Data...)
+		out = append(out, c)
+	}
+	return out
+}
+
+// EditCount reports how many times a message has been edited, by any route
+// (channel PATCH, webhook PATCH, type 7 update).
+func (s *Server) EditCount(messageID string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.messages[messageID]; m != nil {
+		return m.edits
+	}
+	return 0
+}
