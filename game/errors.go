@@ -24,6 +24,9 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
+// why names which of a code's several explanations applies, for the bot's catalog key.
+func why(w string) map[string]any { return map[string]any{"why": w} }
+
 func newErr(sentinel *Error, rule string, args map[string]any, format string, a ...any) *Error {
 	return &Error{Code: sentinel.Code, Rule: rule, Msg: fmt.Sprintf(format, a...), Args: args}
 }

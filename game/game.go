@@ -368,7 +368,7 @@ func (g *Game) kitty(a Action) error {
 		return newErr(ErrBankerOnly, "R9.8", map[string]any{"banker": g.Banker}, "only the banker (%s) puts up the kitty (R9.8)", g.Banker)
 	}
 	if g.Phase != PhaseBetween {
-		return newErr(ErrWrongPhase, "R9.8", nil, "the kitty can only be topped up before a deal (R9.8)")
+		return newErr(ErrWrongPhase, "R9.8", why("kitty"), "the kitty can only be topped up before a deal (R9.8)")
 	}
 	if g.Kitty == 0 {
 		if a.Amount < r.KittyMin || a.Amount > r.KittyMax {
@@ -376,7 +376,7 @@ func (g *Game) kitty(a Action) error {
 				"a new kitty must be from %d to %d; %d is not (R9.1)", r.KittyMin, r.KittyMax, a.Amount)
 		}
 	} else if a.Amount < 1 || g.Kitty+a.Amount > r.KittyMax {
-		return newErr(ErrKittyOutOfRange, "R9.8", map[string]any{"min": int64(1), "max": r.KittyMax - g.Kitty, "amount": a.Amount},
+		return newErr(ErrKittyOutOfRange, "R9.8", map[string]any{"why": "topup", "kitty": g.Kitty, "min": int64(1), "max": r.KittyMax - g.Kitty, "amount": a.Amount},
 			"the kitty holds %d and may not go above %d, so a top-up is from 1 to %d (R9.8)", g.Kitty, r.KittyMax, max(0, r.KittyMax-g.Kitty))
 	}
 	if g.Balances[a.Player] < a.Amount {
@@ -390,19 +390,19 @@ func (g *Game) kitty(a Action) error {
 // back the kitty (R9.9).
 func (g *Game) sell(a Action) error {
 	if g.Phase != PhaseBetween {
-		return newErr(ErrWrongPhase, "R6.3", nil, "the bank can only be sold between rounds (R6.3)")
+		return newErr(ErrWrongPhase, "R6.3", why("sale"), "the bank can only be sold between rounds (R6.3)")
 	}
 	if a.Player != g.Banker {
 		return newErr(ErrBankerOnly, "R6.3", map[string]any{"banker": g.Banker}, "only the banker (%s) can sell the bank (R6.3)", g.Banker)
 	}
 	if a.Target == a.Player {
-		return newErr(ErrBadSale, "R6.3", nil, "you cannot sell the bank to yourself (R6.3)")
+		return newErr(ErrBadSale, "R6.3", why("self"), "you cannot sell the bank to yourself (R6.3)")
 	}
 	if !slices.Contains(g.Seats, a.Target) {
-		return newErr(ErrBadSale, "R6.3", map[string]any{"buyer": a.Target}, "%s is not seated, and the bank is sold only to a seated player (R6.3)", a.Target)
+		return newErr(ErrBadSale, "R6.3", map[string]any{"why": "not_seated", "buyer": a.Target}, "%s is not seated, and the bank is sold only to a seated player (R6.3)", a.Target)
 	}
 	if g.Balances[a.Target] < a.Amount {
-		return newErr(ErrInsufficientChips, "R6.3", map[string]any{"player": a.Target, "need": a.Amount, "have": g.Balances[a.Target]},
+		return newErr(ErrInsufficientChips, "R6.3", map[string]any{"why": "sale", "player": a.Target, "need": a.Amount, "have": g.Balances[a.Target]},
 			"%s has %d free chips and cannot pay %d for the bank (R6.3)", a.Target, g.Balances[a.Target], a.Amount)
 	}
 	g.move(Wallet(a.Target), Wallet(a.Player), a.Amount, ReasonSale, "R6.3")
@@ -429,14 +429,14 @@ func (g *Game) hand(p string) *Hand {
 // stake: a player's initial stake (R3.3) with its reserve (R7.1) and the bank's cover (R7.2).
 func (g *Game) stake(a Action) error {
 	if a.Player == g.Banker {
-		return newErr(ErrNotForBanker, "R3.3", nil, "the banker does not stake (R3.3)")
+		return newErr(ErrNotForBanker, "R3.3", why("stake"), "the banker does not stake (R3.3)")
 	}
 	if g.Phase != PhaseStaking {
 		return g.wrongPhase(a.Verb)
 	}
 	h := g.hand(a.Player)
 	if h == nil || h.SatOut {
-		return newErr(ErrWrongPhase, "R7.4", nil, "%s sat this round out (R7.4)", a.Player)
+		return newErr(ErrWrongPhase, "R7.4", why("sat_out"), "%s sat this round out (R7.4)", a.Player)
 	}
 	if h.Stake > 0 {
 		return newErr(ErrAlreadyStaked, "R3.3", map[string]any{"stake": h.Stake}, "%s has already staked %d this round (R3.3)", a.Player, h.Stake)
@@ -458,7 +458,7 @@ func (g *Game) stake(a Action) error {
 // holds the bank's cover for the worst case (R7.2).
 func (g *Game) bet(h *Hand, amount int64, reason Reason, rule string) error {
 	if g.Balances[h.Player] < 2*amount {
-		return newErr(ErrInsufficientChips, "R7.1", map[string]any{"player": h.Player, "need": 2 * amount, "have": g.Balances[h.Player], "amount": amount},
+		return newErr(ErrInsufficientChips, "R7.1", map[string]any{"why": "bet", "player": h.Player, "need": 2 * amount, "have": g.Balances[h.Player], "amount": amount},
 			"%s needs %d free chips for that (%d and an equal reserve, R7.1) and has %d", h.Player, 2*amount, amount, g.Balances[h.Player])
 	}
 	mult := g.Rules.maxPayoutMultiple()

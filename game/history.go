@@ -141,8 +141,10 @@ func Replay(h *History) (*Game, *Report, error) {
 		if err == nil {
 			err = ValidatePack(pack, h.Rules.DecksFor(len(g.Seats)))
 		}
-		if err == nil && (round.Commitment != "" || round.Salt != "") && Commitment(pack, round.Salt) != round.Commitment {
-			err = fmt.Errorf("the pack does not match its commitment %s", round.Commitment)
+		// A commitment is checked once its salt is revealed; the bot stores rounds in play
+		// with the commitment alone.
+		if err == nil && round.Salt != "" && Commitment(pack, round.Salt) != round.Commitment {
+			err = fmt.Errorf("the pack does not match its commitment %q with salt %q", round.Commitment, round.Salt)
 		}
 		if err != nil {
 			return g, nil, &ReplayError{Round: rn, Err: fmt.Errorf("pack: %w", err)}

@@ -61,7 +61,7 @@ func (g *Game) notYourTurn(p string, verb Verb) *Error {
 // play applies a player's split, burn, buy, twist or stick to the hand in turn (R4).
 func (g *Game) play(a Action) error {
 	if a.Player == g.Banker {
-		return newErr(ErrNotForBanker, "R5.2", nil, "the banker draws or stays on the banker's turn (R5.2)")
+		return newErr(ErrNotForBanker, "R5.2", why("banker_turn"), "the banker draws or stays on the banker's turn (R5.2)")
 	}
 	h := g.current()
 	if g.Phase != PhasePlaying || h == nil || h.Player != a.Player {
@@ -91,18 +91,18 @@ func (g *Game) play(a Action) error {
 func (g *Game) split(h *Hand) error {
 	r := g.Rules
 	if r.Split == SplitNone {
-		return newErr(ErrCannotSplit, "R8.1", nil, "splitting is off at this table (R8.1)")
+		return newErr(ErrCannotSplit, "R8.1", why("off"), "splitting is off at this table (R8.1)")
 	}
 	if len(h.Cards) != 2 {
-		return newErr(ErrCannotSplit, "R4.2", nil, "only a hand of two cards can be split (R4.2)")
+		return newErr(ErrCannotSplit, "R4.2", why("two_cards"), "only a hand of two cards can be split (R4.2)")
 	}
 	a, b := h.Cards[0].Card, h.Cards[1].Card
 	if a.Rank != b.Rank {
-		return newErr(ErrCannotSplit, "R4.2", map[string]any{"cards": FormatCards([]Card{a, b})},
+		return newErr(ErrCannotSplit, "R4.2", map[string]any{"why": "not_pair", "cards": FormatCards([]Card{a, b})},
 			"%s and %s are not of equal rank, so they cannot be split (R4.2)", a, b)
 	}
 	if r.Split == SplitAces && a.Rank != Ace {
-		return newErr(ErrCannotSplit, "R8.1", nil, "only Aces may be split at this table (R8.1)")
+		return newErr(ErrCannotSplit, "R8.1", why("aces_only"), "only Aces may be split at this table (R8.1)")
 	}
 	n := 0
 	last := 0
@@ -113,7 +113,7 @@ func (g *Game) split(h *Hand) error {
 		}
 	}
 	if n >= 4 {
-		return newErr(ErrCannotSplit, "R4.2", nil, "a player may hold at most four hands (R4.2)")
+		return newErr(ErrCannotSplit, "R4.2", why("four_hands"), "a player may hold at most four hands (R4.2)")
 	}
 	nh := &Hand{Player: h.Player, Number: n + 1, Initial: h.Initial}
 	if err := g.bet(nh, h.Initial, ReasonSplit, "R4.2"); err != nil {
@@ -140,17 +140,17 @@ func (g *Game) split(h *Hand) error {
 func (g *Game) burn(h *Hand) error {
 	want := g.Rules.Burn
 	if want == 0 {
-		return newErr(ErrCannotBurn, "R8.8", nil, "burning is off at this table (R8.8)")
+		return newErr(ErrCannotBurn, "R8.8", why("off"), "burning is off at this table (R8.8)")
 	}
 	if len(h.Cards) != 2 {
-		return newErr(ErrCannotBurn, "R8.8", nil, "only a hand of two cards can be burned (R8.8)")
+		return newErr(ErrCannotBurn, "R8.8", why("two_cards"), "only a hand of two cards can be burned (R8.8)")
 	}
 	cards := Cards(h.Cards)
 	if cards[0].Rank == Ace || cards[1].Rank == Ace {
-		return newErr(ErrCannotBurn, "R8.8", nil, "a hand holding an Ace cannot be burned (R8.8)")
+		return newErr(ErrCannotBurn, "R8.8", why("ace"), "a hand holding an Ace cannot be burned (R8.8)")
 	}
 	if _, hard := Totals(cards); hard != want {
-		return newErr(ErrCannotBurn, "R8.8", map[string]any{"need": want, "have": hard},
+		return newErr(ErrCannotBurn, "R8.8", map[string]any{"why": "total", "need": want, "have": hard},
 			"burning needs a total of exactly %d; this hand has %d (R8.8)", want, hard)
 	}
 	// The burned cards go face up to the bottom of the pack and two new cards come (R8.8).
@@ -165,7 +165,7 @@ func (g *Game) burn(h *Hand) error {
 // canDraw refuses a card to a hand that takes no more (R4.7).
 func (g *Game) canDraw(h *Hand, verb Verb) error {
 	if h.Done {
-		return newErr(ErrHandFinished, "R4.7", nil, "this hand takes no more cards (R4.7)")
+		return newErr(ErrHandFinished, "R4.7", why("no_more"), "this hand takes no more cards (R4.7)")
 	}
 	return nil
 }
@@ -310,13 +310,13 @@ func (g *Game) shoot(a Action) error {
 		return newErr(ErrShootOnly, "R9", nil, "shoot bets belong to Shoot Pontoon (R9)")
 	}
 	if a.Player == g.Banker {
-		return newErr(ErrNotForBanker, "R9.2", nil, "the banker does not shoot (R9.2)")
+		return newErr(ErrNotForBanker, "R9.2", why("shoot"), "the banker does not shoot (R9.2)")
 	}
 	h := g.current()
 	switch g.Phase {
 	case PhaseShooting:
 		if h.Player != a.Player {
-			return newErr(ErrNotYourTurn, "R9.2", map[string]any{"turn": h.Player}, "shoot bets go in play order; it is %s's decision (R9.2)", h.Player)
+			return newErr(ErrNotYourTurn, "R9.2", map[string]any{"why": "shoot_order", "turn": h.Player}, "shoot bets go in play order; it is %s's decision (R9.2)", h.Player)
 		}
 		if err := g.placeShoot(h, a.Amount); err != nil {
 			return err
