@@ -169,8 +169,9 @@ func moveAll(ctx context.Context, tx *sql.Tx, guild string, ts []Transfer, defau
 
 // move applies one transfer inside tx: it takes the amount from t.From, adds
 // it to t.To and writes the ledger row. Destination escrow and kitty accounts
-// are created on first use; a wallet must exist (EnsureWallet); the mint is
-// created on first use and is the only account that may go negative.
+// are created on first use, an escrow only for a member with a wallet; a
+// wallet must exist (EnsureWallet); the mint is created on first use and is
+// the only account that may go negative.
 func move(ctx context.Context, tx *sql.Tx, guild string, t Transfer, ref ledgerRef) error {
 	if t.Amount <= 0 {
 		return fmt.Errorf("%w: %d (%s -> %s)", ErrBadAmount, t.Amount, t.From, t.To)
@@ -224,9 +225,20 @@ func move(ctx context.Context, tx *sql.Tx, guild string, t Transfer, ref ledgerR
 		return &InsufficientChipsError{Account: t.From, Need: t.Amount, Have: fromBal}
 	}
 
-	// The destination.
-	if to.kind == kindWallet && !toOK {
-		return &NotFoundError{What: "wallet", Key: to.member}
+	// The destination. An escrow belongs to a member with a wallet, so that
+	// whatever it holds has somewhere to go back to (CloseTable).
+	if !toOK && (to.kind == kindWallet || to.kind == kindEscrow) {
+		if to.kind == kindWallet {
+			return &NotFoundError{What: "wallet", Key: to.member}
+		}
+		var exists bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM wallets WHERE guild_id = ? AND member_id = ?)`,
+			guild, to.member).Scan(&exists); err != nil {
+			return fmt.Errorf("store: read wallet: %w", err)
+		}
+		if !exists {
+			return &NotFoundError{What: "wallet", Key: to.member}
+		}
 	}
 	limit := MaxChips
 	if to.kind == kindMint {

@@ -201,15 +201,16 @@ func TestApplyActionAtomic(t *testing.T) {
 		last Transfer
 		want error
 	}{
-		"insufficient": {Transfer{From: WalletAccount("bob"), To: WalletAccount("alice"), Amount: 71}, ErrInsufficientChips},
-		"overflow":     {Transfer{From: KittyAccount(tb.ID), To: WalletAccount("alice"), Amount: 1}, ErrOverflow},
-		"zero":         {Transfer{From: WalletAccount("bob"), To: WalletAccount("alice"), Amount: 0}, ErrBadAmount},
-		"negative":     {Transfer{From: WalletAccount("alice"), To: WalletAccount("bob"), Amount: -5}, ErrBadAmount},
-		"self":         {Transfer{From: WalletAccount("bob"), To: WalletAccount("bob"), Amount: 1}, ErrSelfTransfer},
-		"no wallet":    {Transfer{From: WalletAccount("bob"), To: WalletAccount("zed"), Amount: 1}, ErrNotFound},
-		"no source":    {Transfer{From: EscrowAccount(tb.ID, "zed"), To: WalletAccount("bob"), Amount: 1}, ErrInsufficientChips},
-		"mint":         {Transfer{From: MintAccount, To: WalletAccount("bob"), Amount: 1}, ErrBadAccount},
-		"bad name":     {Transfer{From: "escrow:x:bob", To: WalletAccount("bob"), Amount: 1}, ErrBadAccount},
+		"insufficient":        {Transfer{From: WalletAccount("bob"), To: WalletAccount("alice"), Amount: 71}, ErrInsufficientChips},
+		"overflow":            {Transfer{From: KittyAccount(tb.ID), To: WalletAccount("alice"), Amount: 1}, ErrOverflow},
+		"zero":                {Transfer{From: WalletAccount("bob"), To: WalletAccount("alice"), Amount: 0}, ErrBadAmount},
+		"negative":            {Transfer{From: WalletAccount("alice"), To: WalletAccount("bob"), Amount: -5}, ErrBadAmount},
+		"self":                {Transfer{From: WalletAccount("bob"), To: WalletAccount("bob"), Amount: 1}, ErrSelfTransfer},
+		"no wallet":           {Transfer{From: WalletAccount("bob"), To: WalletAccount("zed"), Amount: 1}, ErrNotFound},
+		"escrow of no wallet": {Transfer{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "zed"), Amount: 1}, ErrNotFound},
+		"no source":           {Transfer{From: EscrowAccount(tb.ID, "zed"), To: WalletAccount("bob"), Amount: 1}, ErrInsufficientChips},
+		"mint":                {Transfer{From: MintAccount, To: WalletAccount("bob"), Amount: 1}, ErrBadAccount},
+		"bad name":            {Transfer{From: "escrow:x:bob", To: WalletAccount("bob"), Amount: 1}, ErrBadAccount},
 	} {
 		err := s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "stake", InteractionID: "i-" + name,
 			Now: t0, Transfers: append(append([]Transfer{}, ok...), c.last),
