@@ -42,7 +42,7 @@ func amountModal(id string) *discordgo.InteractionResponse {
 
 // TestWithBot drives one real discordgo session through the fake.
 func TestWithBot(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, nil)
 	srv := h.srv
 
 	t.Run("handshake", func(t *testing.T) {

@@ -50,12 +50,17 @@ func populate(srv *discordtest.Server) {
 	srv.AddMember(guildID, bob, "bob", discordgo.PermissionSendMessages, "id")
 }
 
-func newHarness(t *testing.T, opts ...discordtest.Option) *harness {
+// newHarness starts a fake and a bot session on it; setup (may be nil)
+// adjusts the session before Open.
+func newHarness(t *testing.T, setup func(*discordgo.Session), opts ...discordtest.Option) *harness {
 	t.Helper()
 	srv := discordtest.New(t, opts...)
 	populate(srv)
 	h := &harness{srv: srv, on: map[string]handlerFunc{}, errs: make(chan error, 64)}
 	h.s = newSession(t, srv)
+	if setup != nil {
+		setup(h.s)
+	}
 	h.s.AddHandler(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
 		k := interactionKey(i)
 		h.mu.Lock()
@@ -116,7 +121,7 @@ func (h *harness) probe(user, key string) (*discordtest.Response, error) {
 	})
 }
 
-// noFailures asserts the fake recorded nothing, and clears it for the next subtest.
+// noFailures asserts the fake recorded nothing.
 func (h *harness) noFailures(t *testing.T) {
 	t.Helper()
 	require.Empty(t, h.srv.Failures())

@@ -175,9 +175,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if inj == nil {
 		b, fits = s.takeLocked(rt.key(), major, arrival)
 	}
+	limit := s.ruleLocked(rt.key()).n
 	s.mu.Unlock()
 	if inj != nil {
-		write429(w, rt.key(), inj.retryAfter, s.ruleLocked(rt.key()).n)
+		write429(w, rt.key(), inj.retryAfter, limit)
 		s.record(r, rt, arrival, http.StatusTooManyRequests)
 		return
 	}

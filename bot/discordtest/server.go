@@ -13,8 +13,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/bwmarrin/discordgo"
 )
 
 // Defaults of a new Server.
@@ -470,5 +468,3 @@ func toDiscordgo[T any](v any) *T {
 	}
 	return out
 }
-
-var _ = discordgo.APIVersion
