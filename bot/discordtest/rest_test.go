@@ -247,8 +247,12 @@ func TestCommandRegistration(t *testing.T) {
 		{"name 33", func(c *discordgo.ApplicationCommand) { c.Name = strings.Repeat("p", 33) }, "name"},
 		{"empty description", func(c *discordgo.ApplicationCommand) { c.Description = "" }, "0.description"},
 		{"description 101", func(c *discordgo.ApplicationCommand) { c.Description = strings.Repeat("d", 101) }, "0.description"},
-		{"unknown locale", func(c *discordgo.ApplicationCommand) { c.NameLocalizations = loc(map[discordgo.Locale]string{"su": "pontoon"}) }, `Invalid locale "su"`},
-		{"upper case localized name", func(c *discordgo.ApplicationCommand) { c.NameLocalizations = loc(map[discordgo.Locale]string{discordgo.Polish: "Oczko"}) }, "name_localizations.pl"},
+		{"unknown locale", func(c *discordgo.ApplicationCommand) {
+			c.NameLocalizations = loc(map[discordgo.Locale]string{"su": "pontoon"})
+		}, `Invalid locale "su"`},
+		{"upper case localized name", func(c *discordgo.ApplicationCommand) {
+			c.NameLocalizations = loc(map[discordgo.Locale]string{discordgo.Polish: "Oczko"})
+		}, "name_localizations.pl"},
 		{"localized description 101", func(c *discordgo.ApplicationCommand) {
 			c.DescriptionLocalizations = loc(map[discordgo.Locale]string{"id": strings.Repeat("d", 101)})
 		}, "description_localizations.id"},
