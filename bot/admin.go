@@ -1,0 +1,111 @@
+package bot
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/i18n"
+	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
+)
+
+// cmdHistory lists the table's recent rounds with their commitments, or attaches one
+// finished round's history for `pontoon replay`. A round in play is never revealed.
+func (b *Bot) cmdHistory(c *ictx, o options) error {
+	tb, err := b.st.TableByChannel(c.ctx, c.guild, c.channel)
+	if errors.Is(err, store.ErrNotFound) {
+		return refuse("err.no_table")
+	}
+	if err != nil {
+		return err
+	}
+	if v, ok := o["round"]; ok {
+		r, err := b.st.Round(c.ctx, tb.ID, int(v.IntValue()))
+		if errors.Is(err, store.ErrNotFound) {
+			return refuse("err.no_such_round", "Round", v.IntValue())
+		}
+		if err != nil {
+			return err
+		}
+		if !r.Finished() {
+			return refuse("err.round_still_in_play", "Round", r.Number, "Commitment", r.Commitment)
+		}
+		acts, err := b.st.Actions(c.ctx, r.ID)
+		if err != nil {
+			return err
+		}
+		data, err := historyJSON(r, acts)
+		if err != nil {
+			return err
+		}
+		name := fmt.Sprintf("pontoon-table%d-round%d.json", tb.ID, r.Number)
+		return b.private(c, message{Content: b.cat.T(c.lang, "history.file", "Round", r.Number, "Commitment", r.Commitment, "Salt", r.Salt, "File", name),
+			Files: []*discordgo.File{{Name: name, ContentType: "application/json", Reader: strings.NewReader(string(data))}}})
+	}
+	rounds, err := b.st.Rounds(c.ctx, tb.ID, 10)
+	if err != nil {
+		return err
+	}
+	var lines []string
+	for _, r := range rounds {
+		key := "history.row_open"
+		if r.Finished() {
+			key = "history.row_done"
+		}
+		lines = append(lines, b.cat.T(c.lang, key, "Round", r.Number, "Commitment", r.Commitment, "When", fmt.Sprintf("<t:%d:R>", r.StartedAt.Unix())))
+	}
+	if len(lines) == 0 {
+		lines = append(lines, b.cat.T(c.lang, "history.none"))
+	}
+	return b.private(c, message{Embeds: []*discordgo.MessageEmbed{{Title: b.cat.T(c.lang, "history.title"), Description: strings.Join(lines, "\n"),
+		Footer: &discordgo.MessageEmbedFooter{Text: b.cat.T(c.lang, "history.how")}}}})
+}
+
+// cmdSettings shows or changes the server's defaults (Manage Server): language, house
+// rules and turn timer for tables opened from now on.
+func (b *Bot) cmdSettings(c *ictx, o options) error {
+	if c.perms&discordgo.PermissionManageGuild == 0 {
+		return refuse("err.admin_only")
+	}
+	s := b.settings(c.ctx, c.guild)
+	base, turn := b.serverDefaults(c.ctx, c.guild)
+	rules, err := rulesFrom(base, o)
+	if err != nil {
+		return err
+	}
+	if v, ok := o["language"]; ok {
+		lang := v.StringValue()
+		if !i18n.Supported(lang) {
+			return refuse("err.bad_language")
+		}
+		s.Language = lang
+	}
+	if v, ok := o["turn_timer"]; ok {
+		turn = time.Duration(v.IntValue()) * time.Second
+	}
+	raw, _ := json.Marshal(rules)
+	s.Rules = raw
+	s.TurnTimer = turn.String()
+	if len(o) > 0 {
+		js, _ := json.Marshal(s)
+		if err := b.st.SetGuildSettings(c.ctx, c.guild, string(js), c.now); err != nil {
+			return err
+		}
+	}
+	lang := s.Language
+	if lang == "" {
+		lang = b.publicLang(c.ctx, c.guild, guildLocale(c.i))
+	}
+	text := b.cat.T(c.lang, "settings.language", "Language", b.cat.T(c.lang, "choice.lang."+lang)) + "\n" + b.rulesText(c.lang, tableConfig{Rules: rules}, turn.String())
+	key := "settings.title"
+	if len(o) > 0 {
+		key = "settings.saved"
+	}
+	return b.private(c, message{Embeds: []*discordgo.MessageEmbed{{Title: b.cat.T(c.lang, key), Description: text}}})
+}
+
+var _ = game.MaxChips

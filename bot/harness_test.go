@@ -1,0 +1,318 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot"
+	"github.com/pontoon-bot/pontoon/bot/discordtest"
+	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	guildID   = "100000000000000001"
+	channelID = "200000000000000001"
+	alice     = "300000000000000001"
+	bob       = "300000000000000002"
+	carol     = "300000000000000003"
+	dave      = "300000000000000004"
+	admin     = "300000000000000009"
+)
+
+// deck hands out scripted packs in order, then plain unshuffled ones.
+type deck struct {
+	mu    sync.Mutex
+	packs [][]game.Card
+}
+
+func (d *deck) next(decks int) []game.Card {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.packs) == 0 {
+		return game.NewPack(decks)
+	}
+	p := d.packs[0]
+	d.packs = d.packs[1:]
+	return p
+}
+
+func (d *deck) push(p []game.Card) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.packs = append(d.packs, p)
+}
+
+// stack is a full pack with the given cards on top, the rest in pack order.
+func stack(t testing.TB, top string) []game.Card {
+	t.Helper()
+	cs, err := game.ParseCards(strings.Fields(top))
+	require.NoError(t, err)
+	seen := map[game.Card]bool{}
+	for _, c := range cs {
+		require.False(t, seen[c], "card %s twice", c)
+		seen[c] = true
+	}
+	for _, c := range game.NewPack(1) {
+		if !seen[c] {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+// cutFor is a pack whose first cards make the i-th of n seated players win the cut (R1.4).
+func cutFor(t testing.TB, i, n int) []game.Card {
+	low := []string{"2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH"}
+	var top []string
+	for k := 0; k < n; k++ {
+		if k == i {
+			top = append(top, "AS")
+		} else {
+			top = append(top, low[k])
+		}
+	}
+	return stack(t, strings.Join(top, " "))
+}
+
+type harness struct {
+	t      *testing.T
+	fake   *discordtest.Server
+	st     *store.Store
+	bot    *bot.Bot
+	deck   *deck
+	dbPath string
+	opt    bot.Options
+}
+
+func newHarness(t *testing.T, mod func(*bot.Options)) *harness {
+	t.Helper()
+	fake := discordtest.New(t, discordtest.WithToken("test-token"))
+	fake.AddGuild(guildID, "en-US")
+	fake.AddChannel(guildID, channelID)
+	for _, m := range []string{alice, bob, carol, dave} {
+		fake.AddMember(guildID, m, "player"+m[len(m)-1:], 0, "en-US")
+	}
+	fake.AddMember(guildID, admin, "admin", discordgo.PermissionManageGuild, "en-US")
+	h := &harness{t: t, fake: fake, deck: &deck{}, dbPath: filepath.Join(t.TempDir(), "pontoon.db")}
+	h.opt = bot.Options{Token: "test-token", APIURL: fake.URL(), TurnTimer: time.Minute, EditDelay: 10 * time.Millisecond,
+		Deck: h.deck.next, StartingChips: 1000, DailyAmount: 200}
+	if mod != nil {
+		mod(&h.opt)
+	}
+	h.start()
+	return h
+}
+
+// start opens the store and starts a bot on it, as pontoon serve does.
+func (h *harness) start() {
+	h.t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, h.dbPath)
+	require.NoError(h.t, err)
+	b, err := bot.New(st, h.opt)
+	require.NoError(h.t, err)
+	require.NoError(h.t, b.Start(ctx))
+	h.st, h.bot = st, b
+	h.t.Cleanup(h.stop)
+}
+
+func (h *harness) stop() {
+	if h.bot != nil {
+		_ = h.bot.Close()
+		h.bot = nil
+	}
+	if h.st != nil {
+		_ = h.st.Close()
+		h.st = nil
+	}
+}
+
+func sub(name string, opts ...*discordgo.ApplicationCommandInteractionDataOption) []*discordgo.ApplicationCommandInteractionDataOption {
+	return []*discordgo.ApplicationCommandInteractionDataOption{{Name: name, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}
+}
+
+func group(g, name string, opts ...*discordgo.ApplicationCommandInteractionDataOption) []*discordgo.ApplicationCommandInteractionDataOption {
+	return []*discordgo.ApplicationCommandInteractionDataOption{{Name: g, Type: discordgo.ApplicationCommandOptionSubCommandGroup,
+		Options: sub(name, opts...)}}
+}
+
+func intOpt(name string, v int64) *discordgo.ApplicationCommandInteractionDataOption {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionInteger, Value: float64(v)}
+}
+
+func strOpt(name, v string) *discordgo.ApplicationCommandInteractionDataOption {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionString, Value: v}
+}
+
+func userOpt(name, id string) *discordgo.ApplicationCommandInteractionDataOption {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionUser, Value: id}
+}
+
+func (h *harness) cmd(user string, opts []*discordgo.ApplicationCommandInteractionDataOption) *discordtest.Response {
+	h.t.Helper()
+	r, err := h.fake.Command(guildID, channelID, user, "pontoon", opts)
+	require.NoError(h.t, err)
+	return r
+}
+
+// text is everything a message shows: content, embed titles, descriptions, fields, footers.
+func text(m *discordgo.Message) string {
+	if m == nil {
+		return ""
+	}
+	parts := []string{m.Content}
+	for _, e := range m.Embeds {
+		parts = append(parts, e.Title, e.Description)
+		for _, f := range e.Fields {
+			parts = append(parts, f.Name, f.Value)
+		}
+		if e.Footer != nil {
+			parts = append(parts, e.Footer.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// tableMessage is the channel's table message as it now stands.
+func (h *harness) tableMessage() *discordgo.Message {
+	h.t.Helper()
+	var last *discordgo.Message
+	for _, m := range h.fake.Messages(channelID) {
+		if len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Title, "Pontoon") {
+			last = m
+		}
+	}
+	require.NotNil(h.t, last, "no table message in the channel")
+	return last
+}
+
+// waitTable waits until the table message shows want (edits are coalesced and async).
+func (h *harness) waitTable(want string) *discordgo.Message {
+	h.t.Helper()
+	var m *discordgo.Message
+	require.Eventually(h.t, func() bool {
+		m = h.tableMessage()
+		return strings.Contains(text(m), want)
+	}, 5*time.Second, 10*time.Millisecond, "table never showed %q; it shows:\n%s", want, text(m))
+	return m
+}
+
+func components(m *discordgo.Message) []discordgo.MessageComponent {
+	var out []discordgo.MessageComponent
+	var walk func(cs []discordgo.MessageComponent)
+	walk = func(cs []discordgo.MessageComponent) {
+		for _, c := range cs {
+			switch v := c.(type) {
+			case *discordgo.ActionsRow:
+				walk(v.Components)
+			case discordgo.ActionsRow:
+				walk(v.Components)
+			default:
+				out = append(out, c)
+			}
+		}
+	}
+	walk(m.Components)
+	return out
+}
+
+// customID finds a component whose id starts with prefix and ends with suffix.
+func customID(m *discordgo.Message, prefix, suffix string) (string, bool) {
+	for _, c := range components(m) {
+		var id string
+		switch v := c.(type) {
+		case *discordgo.Button:
+			id = v.CustomID
+		case *discordgo.SelectMenu:
+			id = v.CustomID
+		}
+		if strings.HasPrefix(id, prefix) && strings.HasSuffix(id, suffix) {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+func (h *harness) clickTable(user, kind string) *discordtest.Response {
+	h.t.Helper()
+	m := h.tableMessage()
+	id, ok := customID(m, "pt:"+kind+":", "")
+	require.True(h.t, ok, "no %s button on the table", kind)
+	r, err := h.fake.Click(channelID, m.ID, user, id)
+	require.NoError(h.t, err)
+	return r
+}
+
+// panel opens the member's private panel with My cards.
+func (h *harness) panel(user string) *discordgo.Message {
+	h.t.Helper()
+	r := h.clickTable(user, "cards")
+	require.True(h.t, r.Ephemeral, "My cards answers privately")
+	require.Equal(h.t, discordgo.InteractionResponseChannelMessageWithSource, r.Type)
+	return r.Message
+}
+
+// do presses an action button on a fresh panel and returns the updated panel.
+func (h *harness) do(user string, verb game.Verb) *discordgo.Message {
+	h.t.Helper()
+	p := h.panel(user)
+	id, ok := customID(p, "pt:act:", ":"+string(verb))
+	require.True(h.t, ok, "no %s button for %s; panel:\n%s", verb, user, text(p))
+	r, err := h.fake.Click(channelID, p.ID, user, id)
+	require.NoError(h.t, err)
+	require.Equal(h.t, discordgo.InteractionResponseUpdateMessage, r.Type, "a panel action updates the panel")
+	require.Contains(h.t, text(r.Message), "✅", "action %s by %s: %s", verb, user, text(r.Message))
+	return r.Message
+}
+
+// amount chooses an amount from the select menu of a fresh panel.
+func (h *harness) amount(user string, verb game.Verb, n int64) *discordgo.Message {
+	h.t.Helper()
+	p := h.panel(user)
+	id, ok := customID(p, "pt:amt:", ":"+string(verb))
+	require.True(h.t, ok, "no %s select for %s; panel:\n%s", verb, user, text(p))
+	r, err := h.fake.Select(channelID, p.ID, user, id, []string{fmt.Sprint(n)})
+	require.NoError(h.t, err)
+	require.Equal(h.t, discordgo.InteractionResponseUpdateMessage, r.Type)
+	require.Contains(h.t, text(r.Message), "✅", "%s %d by %s: %s", verb, n, user, text(r.Message))
+	return r.Message
+}
+
+func (h *harness) balance(member string) int64 {
+	h.t.Helper()
+	w, err := h.st.Wallet(context.Background(), guildID, member)
+	require.NoError(h.t, err)
+	return w.Balance
+}
+
+func (h *harness) audit() {
+	h.t.Helper()
+	rep, err := h.st.Audit(context.Background())
+	require.NoError(h.t, err)
+	require.True(h.t, rep.OK(), rep.String())
+}
+
+func (h *harness) noFailures() {
+	h.t.Helper()
+	require.Empty(h.t, h.fake.Failures(), "the fake Discord rejected requests")
+}
+
+// seat opens a table by host and seats the others with Join.
+func (h *harness) seat(host string, opts []*discordgo.ApplicationCommandInteractionDataOption, others ...string) {
+	h.t.Helper()
+	r := h.cmd(host, sub("start", opts...))
+	require.True(h.t, r.Ephemeral, "start answers the host privately: %s", text(r.Message))
+	h.waitTable("Pontoon")
+	for _, m := range others {
+		r := h.clickTable(m, "join")
+		require.Equal(h.t, discordgo.InteractionResponseUpdateMessage, r.Type, "Join updates the table: %s", text(r.Message))
+	}
+}

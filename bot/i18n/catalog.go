@@ -1,0 +1,185 @@
+// Package i18n is the bot's message catalog: every string a member sees comes from one
+// of the files in locales/, one per language, through go-i18n (which brings CLDR plural
+// rules, so "1 chip" and "5 chips" are right in every language).
+//
+// Adding a language: copy locales/en.toml to locales/<tag>.toml, translate the values
+// (keep the {{.Placeholders}} and the plural keys the language needs), add the tag to
+// Languages below and, if Discord has a locale for it, to discordLocales. The catalog
+// test then checks that every key and placeholder is there.
+package i18n
+
+import (
+	"embed"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"github.com/pelletier/go-toml/v2"
+	"golang.org/x/text/language"
+)
+
+//go:embed locales/*.toml
+var files embed.FS
+
+// Languages are the catalog's languages, by the tag a server setting uses. English is the
+// fallback for any key or locale the others lack.
+var Languages = []string{"en"}
+
+// discordLocales maps Discord's locale codes to catalog languages. Sundanese has no
+// Discord locale and can only be chosen as a server setting.
+var discordLocales = map[string]string{"en-US": "en", "en-GB": "en"}
+
+// DiscordLocales lists the Discord locales the catalog answers in, for command
+// localizations.
+func DiscordLocales() []string {
+	out := make([]string, 0, len(discordLocales))
+	for k := range discordLocales {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// FromDiscord turns a Discord locale ("pl", "pt-BR", "en-GB") into a catalog language,
+// or "" when the catalog does not speak it.
+func FromDiscord(locale string) string { return discordLocales[locale] }
+
+// Supported reports whether lang is one of Languages.
+func Supported(lang string) bool {
+	for _, l := range Languages {
+		if l == lang {
+			return true
+		}
+	}
+	return false
+}
+
+// Catalog looks messages up. It is safe for concurrent use.
+type Catalog struct {
+	bundle *i18n.Bundle
+	mu     sync.Mutex
+	locs   map[string]*i18n.Localizer
+	ids    []string
+}
+
+// Load reads the embedded catalog files.
+func Load() (*Catalog, error) {
+	b := i18n.NewBundle(language.English)
+	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	for _, l := range Languages {
+		if _, err := b.LoadMessageFileFS(files, "locales/"+l+".toml"); err != nil {
+			return nil, fmt.Errorf("i18n: %w", err)
+		}
+	}
+	c := &Catalog{bundle: b, locs: map[string]*i18n.Localizer{}}
+	ids, err := Keys("en")
+	if err != nil {
+		return nil, err
+	}
+	c.ids = ids
+	return c, nil
+}
+
+// MustLoad is Load for program start-up and tests, where a broken embedded catalog is a bug.
+func MustLoad() *Catalog {
+	c, err := Load()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func (c *Catalog) localizer(lang string) *i18n.Localizer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l, ok := c.locs[lang]
+	if !ok {
+		l = i18n.NewLocalizer(c.bundle, lang, "en")
+		c.locs[lang] = l
+	}
+	return l
+}
+
+// T returns message id in lang with the named values kv ("Count", 3, "Player", "<@1>").
+// A "Count" value also chooses the plural form. A missing id renders as "⟦id⟧" so it is
+// visible in tests rather than silently blank.
+func (c *Catalog) T(lang, id string, kv ...any) string {
+	data := make(map[string]any, len(kv)/2)
+	var count any
+	for i := 0; i+1 < len(kv); i += 2 {
+		k, _ := kv[i].(string)
+		data[k] = kv[i+1]
+		if k == "Count" {
+			count = kv[i+1]
+		}
+	}
+	s, err := c.localizer(lang).Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count})
+	if err != nil && s == "" {
+		return "⟦" + id + "⟧"
+	}
+	return s
+}
+
+// Has reports whether id is in the English catalog.
+func (c *Catalog) Has(id string) bool {
+	i := sort.SearchStrings(c.ids, id)
+	return i < len(c.ids) && c.ids[i] == id
+}
+
+// Keys lists the message ids of one language file, sorted.
+func Keys(lang string) ([]string, error) {
+	m, err := Raw(lang)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Raw returns a language file as id -> plural form -> text, for tests of the catalog.
+func Raw(lang string) (map[string]map[string]string, error) {
+	b, err := files.ReadFile("locales/" + lang + ".toml")
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]map[string]string
+	if err := toml.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("i18n: %s: %w", lang, err)
+	}
+	return m, nil
+}
+
+// Placeholders lists the {{.Name}} placeholders of a text, sorted and unique.
+func Placeholders(s string) []string {
+	var out []string
+	for {
+		i := strings.Index(s, "{{.")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i:], "}}")
+		if j < 0 {
+			break
+		}
+		name := strings.TrimSpace(s[i+3 : i+j])
+		if k := strings.IndexAny(name, " |"); k >= 0 {
+			name = name[:k]
+		}
+		out = append(out, name)
+		s = s[i+j+2:]
+	}
+	sort.Strings(out)
+	var uniq []string
+	for i, p := range out {
+		if i == 0 || p != out[i-1] {
+			uniq = append(uniq, p)
+		}
+	}
+	return uniq
+}
