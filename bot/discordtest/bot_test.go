@@ -328,6 +328,49 @@ func TestWithBot(t *testing.T) {
 		h.noFailures(t)
 	})
 
+	t.Run("follow-up right after a deferral completes it", func(t *testing.T) {
+		h.handle("defer-followup", func(s *discordgo.Session, i *discordgo.InteractionCreate) error {
+			if err := s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+				Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral},
+			}); err != nil {
+				return err
+			}
+			_, err := s.FollowupMessageCreate(i.Interaction, true, &discordgo.WebhookParams{Content: "thought about it"})
+			return err
+		})
+		r, err := h.probe(alice, "defer-followup")
+		require.NoError(t, err)
+		assert.True(t, r.Ephemeral)
+		m, err := r.WaitEdit(3 * time.Second)
+		require.NoError(t, err)
+		require.NoError(t, h.handlerErr(t))
+		assert.Equal(t, "thought about it", m.Content)
+		assert.NotZero(t, m.Flags&discordgo.MessageFlagsEphemeral, "the deferral's ephemeral state stays")
+		assert.Empty(t, r.Followups())
+		h.noFailures(t)
+	})
+
+	t.Run("interaction token expires", func(t *testing.T) {
+		srv.SetTokenLifetime(100 * time.Millisecond)
+		defer srv.SetTokenLifetime(discordtest.DefaultTokenLifetime)
+		h.handle("expire", func(s *discordgo.Session, i *discordgo.InteractionCreate) error {
+			if err := s.InteractionRespond(i.Interaction, ephemeral("soon")); err != nil {
+				return err
+			}
+			time.Sleep(150 * time.Millisecond)
+			_, err := s.FollowupMessageCreate(i.Interaction, true, &discordgo.WebhookParams{Content: "late"})
+			return err
+		})
+		_, err := h.probe(alice, "expire")
+		require.NoError(t, err)
+		status, code := restCode(t, h.handlerErr(t))
+		assert.Equal(t, 401, status)
+		assert.Equal(t, 50027, code)
+		require.Len(t, srv.Failures(), 1)
+		srv.ClearFailures()
+	})
+
 	t.Run("callback limits", func(t *testing.T) {
 		long := strings.Repeat("x", 2001)
 		sixRows := make([]discordgo.MessageComponent, 6)

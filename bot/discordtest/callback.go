@@ -208,9 +208,9 @@ func (s *Server) webhookLocked(c *call) (*interaction, *apiError) {
 		e.Note = "the interaction token works only after the initial response"
 		return nil, e
 	}
-	if age := c.arrival.Sub(in.dispatched); age > s.cfg.tokenLifetime {
+	if age := c.arrival.Sub(in.dispatched); age > s.lifetime {
 		return nil, &apiError{Status: http.StatusUnauthorized, Code: 50027, Message: "Invalid Webhook Token",
-			Note: fmt.Sprintf("the interaction token expired %v after dispatch", s.cfg.tokenLifetime)}
+			Note: fmt.Sprintf("the interaction token expired %v after dispatch", s.lifetime)}
 	}
 	return in, nil
 }

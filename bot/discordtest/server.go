@@ -110,6 +110,7 @@ type Server struct {
 	changed  chan struct{}
 	idSeq    uint64
 	deadline time.Duration
+	lifetime time.Duration
 
 	guilds       map[string]*guild
 	channels     map[string]*channel
@@ -176,6 +177,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		t:            t,
 		cfg:          cfg,
 		deadline:     cfg.responseDeadline,
+		lifetime:     cfg.tokenLifetime,
 		changed:      make(chan struct{}),
 		guilds:       map[string]*guild{},
 		channels:     map[string]*channel{},
@@ -253,6 +255,14 @@ func (s *Server) close() {
 func (s *Server) SetResponseDeadline(d time.Duration) {
 	s.mu.Lock()
 	s.deadline = d
+	s.mu.Unlock()
+}
+
+// SetTokenLifetime changes how long interaction tokens work for follow-ups
+// and edits, counted from dispatch.
+func (s *Server) SetTokenLifetime(d time.Duration) {
+	s.mu.Lock()
+	s.lifetime = d
 	s.mu.Unlock()
 }
 
