@@ -1,0 +1,311 @@
+package bot_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot"
+	"github.com/pontoon-bot/pontoon/bot/discordtest"
+	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func shootOpts() []*discordgo.ApplicationCommandInteractionDataOption {
+	return []*discordgo.ApplicationCommandInteractionDataOption{strOpt("variant", "shoot"), intOpt("kitty_min", 10), intOpt("kitty_max", 200)}
+}
+
+// Shoot Pontoon: a kitty put up, shoot bets after the stakes and before a fourth card,
+// a bust feeding the kitty, a top-up, and a top-up over kitty_max refused (R9).
+func TestShootGame(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, shootOpts(), bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	r := h.clickTable(bob, "deal")
+	require.True(t, r.Ephemeral, "no deal without a kitty")
+	require.Contains(t, text(r.Message), "must put up a kitty of 10 to 200")
+	h.waitTable("Banker: <@" + alice + ">")
+
+	r = h.cmd(bob, group("bank", "kitty", intOpt("amount", 50)))
+	require.Contains(t, text(r.Message), "Only the banker")
+	r = h.cmd(alice, group("bank", "kitty", intOpt("amount", 100)))
+	require.True(t, r.Ephemeral)
+	require.Contains(t, text(r.Message), "now holds 100")
+	h.waitTable("Kitty: 100 chips")
+
+	// bob 9H 5D, carol TC 6C, alice 7S 9S; bob twists 2C, shoots, twists KD (bust).
+	h.deck.push(stack(t, "9H TC 7S 5D 6C 9S 2C KD"))
+	h.clickTable(bob, "deal")
+	h.amount(bob, game.VerbStake, 10)
+	h.amount(carol, game.VerbStake, 10)
+	h.amount(bob, game.VerbShoot, 20)
+	p := h.amount(carol, game.VerbShoot, 0)
+	require.Contains(t, text(p), "Done: Shoot")
+	h.do(bob, game.VerbTwist) // 16 with three cards: one shoot bet before the fourth (R9.4)
+	h.amount(bob, game.VerbShoot, 10)
+	p = h.do(bob, game.VerbTwist)
+	require.Contains(t, text(p), "Bust (26)")
+	h.do(carol, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("Kitty: 130 chips") // 100 + bob's 30 of shoot bets (R9.6)
+	assert.Equal(t, int64(960), h.balance(bob))
+	assert.Equal(t, int64(990), h.balance(carol)) // 16 ties the bank's 16 (R2.6)
+	assert.Equal(t, int64(920), h.balance(alice))
+
+	r = h.cmd(alice, group("bank", "kitty", intOpt("amount", 71)))
+	require.Contains(t, text(r.Message), "top-up may be from 1 to 70")
+	r = h.cmd(alice, group("bank", "kitty", intOpt("amount", 50)))
+	require.Contains(t, text(r.Message), "now holds 180")
+	h.audit()
+	h.noFailures()
+}
+
+// A bank sale declined, then one accepted: the price and the bank move together and the
+// kitty goes back to the seller (R6.3, R9.9). Only the buyer can answer.
+func TestBankSale(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, shootOpts(), bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	h.clickTable(alice, "deal") // the cut makes alice the banker; the deal waits for a kitty
+	h.cmd(alice, group("bank", "kitty", intOpt("amount", 60)))
+
+	r := h.cmd(alice, group("bank", "sell", userOpt("member", alice), intOpt("price", 10)))
+	require.Contains(t, text(r.Message), "cannot sell the bank to yourself")
+	r = h.cmd(bob, group("bank", "sell", userOpt("member", carol), intOpt("price", 10)))
+	require.Contains(t, text(r.Message), "Only the banker")
+	r = h.cmd(alice, group("bank", "sell", userOpt("member", dave), intOpt("price", 10)))
+	require.Contains(t, text(r.Message), "not seated")
+
+	offer := func() *discordgo.Message {
+		r := h.cmd(alice, group("bank", "sell", userOpt("member", bob), intOpt("price", 40)))
+		require.True(t, r.Ephemeral)
+		require.Contains(t, text(r.Message), "Offer sent")
+		var m *discordgo.Message
+		require.Eventually(t, func() bool {
+			for _, msg := range h.fake.Messages(channelID) {
+				if strings.Contains(msg.Content, "offers the bank") && len(msg.Components) > 0 {
+					m = msg
+				}
+			}
+			return m != nil
+		}, 2*time.Second, 10*time.Millisecond)
+		return m
+	}
+	click := func(m *discordgo.Message, user, suffix string) *discordgo.Message {
+		id, ok := customID(m, "pt:offer:", suffix)
+		require.True(t, ok)
+		r, err := h.fake.Click(channelID, m.ID, user, id)
+		require.NoError(t, err)
+		return r.Message
+	}
+	m := offer()
+	got := click(m, carol, ".accept")
+	require.Contains(t, text(got), "This offer is for <@"+bob+">")
+	got = click(m, bob, ".decline")
+	require.Contains(t, text(got), "declined")
+	assert.Equal(t, int64(940), h.balance(alice))
+
+	m = offer()
+	got = click(m, bob, ".accept")
+	require.Contains(t, text(got), "bought the bank")
+	require.Empty(t, components(got), "a settled offer keeps no buttons")
+	h.waitTable("Banker: <@" + bob + ">")
+	assert.Equal(t, int64(1000+40), h.balance(alice), "price paid and kitty returned (R9.9)")
+	assert.Equal(t, int64(960), h.balance(bob))
+	h.waitTable("must put up a kitty")
+	h.audit()
+	h.noFailures()
+}
+
+// Bad input gets a clear private answer and changes nothing: double clicks, stale
+// buttons, typed amounts out of range or not numbers, deals mid-round, strangers.
+func TestBadInput(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob, carol)
+	r := h.clickTable(bob, "join")
+	require.True(t, r.Ephemeral)
+	require.Contains(t, text(r.Message), "already seated")
+	r = h.clickTable(dave, "deal")
+	require.Contains(t, text(r.Message), "not seated")
+	h.deck.push(cutFor(t, 0, 3))
+	h.deck.push(stack(t, "9H TC 7S 5D 6C 9S 2C KD"))
+	h.clickTable(alice, "deal")
+	r = h.clickTable(bob, "deal")
+	require.True(t, r.Ephemeral)
+	require.Contains(t, text(r.Message), "already being played")
+	r = h.clickTable(bob, "leave")
+	require.Contains(t, text(r.Message), "you can leave once it is settled")
+
+	// The same stake chosen twice (a double click, or two panels open): applied once.
+	p := h.panel(bob)
+	p2 := h.panel(bob)
+	id, ok := customID(p, "pt:amt:", ":stake")
+	require.True(t, ok)
+	r1, err := h.fake.Select(channelID, p.ID, bob, id, []string{"10"})
+	require.NoError(t, err)
+	require.Contains(t, text(r1.Message), "✅")
+	r2, err := h.fake.Select(channelID, p2.ID, bob, id, []string{"10"})
+	require.NoError(t, err)
+	require.Contains(t, text(r2.Message), "earlier turn")
+	assert.Equal(t, int64(1000-20), h.balance(bob), "stake and reserve taken once (R7.1)")
+
+	// Typed amounts: the modal says the range; out of range and words are refused.
+	askStake := func() *discordtest.Response {
+		p := h.panel(carol)
+		id, ok := customID(p, "pt:ask:", ":stake")
+		require.True(t, ok)
+		ask, err := h.fake.Click(channelID, p.ID, carol, id)
+		require.NoError(t, err)
+		require.Equal(t, discordgo.InteractionResponseModal, ask.Type)
+		require.Contains(t, ask.Modal.Title, "Stake")
+		return ask
+	}
+	for _, tc := range []struct{ in, want string }{{"ten", "whole number"}, {"51", "from 1 to 50; 51 is not (R3.3)"}, {"0", "from 1 to 50"}, {"9999999999999999", "not an amount of chips"}, {"-5", "whole number"}} {
+		ask := askStake()
+		sr, err := h.fake.SubmitModal(channelID, carol, ask.Modal.CustomID, map[string]string{"amount": tc.in}, ask)
+		require.NoError(t, err)
+		require.Contains(t, text(sr.Message), tc.want, tc.in)
+		require.Contains(t, text(sr.Message), "⛔")
+	}
+	assert.Equal(t, int64(1000), h.balance(carol))
+	ask := askStake()
+	sr, err := h.fake.SubmitModal(channelID, carol, ask.Modal.CustomID, map[string]string{"amount": "12"}, ask)
+	require.NoError(t, err)
+	require.Contains(t, text(sr.Message), "✅")
+	assert.Equal(t, int64(1000-24), h.balance(carol))
+
+	// bob holds 9H 5D (14): his panel offers only what is legal: no Stick under 15
+	// (R4.5), but Twist and a Buy from 10 to 20 (R4.3).
+	p = h.panel(bob)
+	_, ok = customID(p, "pt:act:", ":stick")
+	assert.False(t, ok, "no Stick at 14")
+	_, ok = customID(p, "pt:act:", ":twist")
+	assert.True(t, ok)
+	require.Contains(t, text(p), "Buy: 10 to 20 chips")
+	// Carol's panel has no play buttons while it is bob's turn.
+	p = h.panel(carol)
+	_, ok = customID(p, "pt:act:", ":twist")
+	assert.False(t, ok, "carol may not twist on bob's turn")
+	require.Contains(t, text(p), "Waiting for <@"+bob+">")
+	// A stranger sees no hand and no actions.
+	p = h.panel(dave)
+	require.Contains(t, text(p), "You are not in this round")
+
+	// Giving chips you do not have, to yourself, or to nobody valid.
+	r = h.cmd(dave, sub("give", userOpt("member", dave), intOpt("amount", 5)))
+	require.Contains(t, text(r.Message), "yourself")
+	r = h.cmd(dave, sub("give", userOpt("member", alice), intOpt("amount", 5000)))
+	require.Contains(t, text(r.Message), "You need 5000 free chips and have 1000")
+	r = h.cmd(bob, sub("grant", userOpt("member", bob), intOpt("amount", 5000)))
+	require.Contains(t, text(r.Message), "Manage Server")
+	r = h.cmd(admin, sub("grant", userOpt("member", bob), intOpt("amount", 500)))
+	require.Contains(t, text(r.Message), "Granted 500 chips")
+	h.audit()
+	h.noFailures()
+}
+
+// R7.4: a player who does not stake in time sits out; one who does not act on a turn
+// sticks if allowed or folds; a banker who does not act stays. The table never hangs.
+func TestTimeouts(t *testing.T) {
+	h := newHarness(t, func(o *bot.Options) { o.TurnTimer = 400 * time.Millisecond })
+	h.seat(alice, nil, bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	// bob 9H 4D (13: folds), carol TC 8C, alice 7S 9S.
+	h.deck.push(stack(t, "9H TC 7S 4D 8C 9S"))
+	h.clickTable(alice, "deal")
+	h.amount(bob, game.VerbStake, 10)
+	// carol never stakes: sits out. bob never acts: 13 folds. The banker then has no
+	// hand left to play against (R5.2).
+	h.waitTable("ran out of time")
+	h.waitTable("The round is settled")
+	assert.Equal(t, int64(990), h.balance(bob))
+	assert.Equal(t, int64(1000), h.balance(carol))
+	assert.Equal(t, int64(1010), h.balance(alice))
+	h.audit()
+	h.noFailures()
+}
+
+// A restart mid-round: the table carries on from the same state, and the buttons of a
+// panel opened before the restart still work.
+func TestRestartMidRound(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	h.deck.push(stack(t, "9H TC 7S 5D 8C 9S 2C"))
+	h.clickTable(alice, "deal")
+	h.amount(bob, game.VerbStake, 10)
+	h.amount(carol, game.VerbStake, 10)
+	p := h.panel(bob) // opened before the restart
+	h.stop()
+	h.start()
+	id, ok := customID(p, "pt:act:", ":twist")
+	require.True(t, ok)
+	r, err := h.fake.Click(channelID, p.ID, bob, id)
+	require.NoError(t, err)
+	require.Contains(t, text(r.Message), "✅", text(r.Message))
+	require.Contains(t, text(r.Message), "9♥ 5♦ 2♣")
+	h.do(bob, game.VerbStick)
+	h.do(carol, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("The round is settled")
+	assert.Equal(t, int64(990), h.balance(bob))    // 9+5+2 = 16 ties the bank's 16 and loses (R2.6)
+	assert.Equal(t, int64(1010), h.balance(carol)) // 18 beats 16
+	h.audit()
+}
+
+// A timer that ran out while the bot was down applies at start (R7.4).
+func TestRestartAppliesMissedTimeouts(t *testing.T) {
+	now := time.Now()
+	clock := func() time.Time { return now }
+	h := newHarness(t, func(o *bot.Options) { o.Now = func() time.Time { return clock() } })
+	h.seat(alice, nil, bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	h.deck.push(stack(t, "9H TC 7S 5D 8C 9S"))
+	h.clickTable(alice, "deal")
+	h.amount(bob, game.VerbStake, 10)
+	h.stop()
+	later := now.Add(10 * time.Minute)
+	clock = func() time.Time { return later }
+	h.start()
+	// carol's stake timed out while the bot was down: she sits out (R7.4).
+	h.waitTable("ran out of time")
+	ctx := context.Background()
+	tb, err := h.st.TableByChannel(ctx, guildID, channelID)
+	require.NoError(t, err)
+	r, err := h.st.Round(ctx, tb.ID, 1)
+	require.NoError(t, err)
+	acts, err := h.st.Actions(ctx, r.ID)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(acts), 2)
+	assert.Equal(t, carol, acts[1].Member)
+	assert.Equal(t, "timeout", acts[1].Verb)
+}
+
+// The leaderboard after some play: richest first, the caller's own rank, paging.
+func TestLeaderboard(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, m := range []string{alice, bob, carol, dave} {
+		h.cmd(m, sub("balance"))
+	}
+	h.cmd(admin, sub("grant", userOpt("member", carol), intOpt("amount", 300)))
+	h.cmd(bob, sub("give", userOpt("member", dave), intOpt("amount", 100)))
+	r := h.cmd(bob, sub("leaderboard"))
+	require.True(t, r.Ephemeral)
+	txt := text(r.Message)
+	require.Contains(t, txt, "**1.** <@"+carol+"> — 1300 chips")
+	require.Contains(t, txt, "**2.** <@"+dave+"> — 1100 chips")
+	require.Contains(t, txt, "You: rank 4, 900 chips")
+	require.Less(t, strings.Index(txt, "<@"+alice+">"), strings.Index(txt, "<@"+bob+">"))
+	r = h.cmd(alice, sub("daily"))
+	require.Contains(t, text(r.Message), "You claimed 200 chips")
+	r = h.cmd(alice, sub("daily"))
+	require.Contains(t, text(r.Message), "already; next claim <t:")
+	h.audit()
+	h.noFailures()
+}
+
+var _ = store.StatusOpen
