@@ -172,6 +172,11 @@ func moveAll(ctx context.Context, tx *sql.Tx, guild string, ts []Transfer, defau
 // are created on first use, an escrow only for a member with a wallet; a
 // wallet must exist (EnsureWallet); the mint is created on first use and is
 // the only account that may go negative.
+//
+// The common case is three statements: a debit and a credit, each an UPDATE
+// whose WHERE clause holds the limits (so SQLite never computes a value out
+// of range), and the ledger row. Only when an UPDATE matches no row does move
+// read the balances to find out why, or create the account.
 func move(ctx context.Context, tx *sql.Tx, guild string, t Transfer, ref ledgerRef) error {
 	if t.Amount <= 0 {
 		return fmt.Errorf("%w: %d (%s -> %s)", ErrBadAmount, t.Amount, t.From, t.To)
@@ -187,77 +192,11 @@ func move(ctx context.Context, tx *sql.Tx, guild string, t Transfer, ref ledgerR
 	if err != nil {
 		return err
 	}
-
-	rows, err := tx.QueryContext(ctx,
-		`SELECT account, balance FROM accounts WHERE guild_id = ? AND account IN (?, ?)`,
-		guild, t.From, t.To)
-	if err != nil {
-		return fmt.Errorf("store: read balances: %w", err)
+	if err := debit(ctx, tx, guild, t.From, from, t.Amount); err != nil {
+		return err
 	}
-	var fromBal, toBal int64
-	var fromOK, toOK bool
-	for rows.Next() {
-		var name string
-		var bal int64
-		if err := rows.Scan(&name, &bal); err != nil {
-			rows.Close()
-			return fmt.Errorf("store: read balances: %w", err)
-		}
-		if name == t.From {
-			fromBal, fromOK = bal, true
-		} else {
-			toBal, toOK = bal, true
-		}
-	}
-	if err := rows.Close(); err != nil {
-		return fmt.Errorf("store: read balances: %w", err)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: read balances: %w", err)
-	}
-
-	// The source.
-	if from.kind == kindMint {
-		if fromBal < math.MinInt64+t.Amount {
-			return &OverflowError{Account: t.From, Balance: fromBal, Amount: -t.Amount, Max: math.MinInt64}
-		}
-	} else if !fromOK || fromBal < t.Amount {
-		return &InsufficientChipsError{Account: t.From, Need: t.Amount, Have: fromBal}
-	}
-
-	// The destination. An escrow belongs to a member with a wallet, so that
-	// whatever it holds has somewhere to go back to (CloseTable).
-	if !toOK && (to.kind == kindWallet || to.kind == kindEscrow) {
-		if to.kind == kindWallet {
-			return &NotFoundError{What: "wallet", Key: to.member}
-		}
-		var exists bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM wallets WHERE guild_id = ? AND member_id = ?)`,
-			guild, to.member).Scan(&exists); err != nil {
-			return fmt.Errorf("store: read wallet: %w", err)
-		}
-		if !exists {
-			return &NotFoundError{What: "wallet", Key: to.member}
-		}
-	}
-	limit := MaxChips
-	if to.kind == kindMint {
-		limit = math.MaxInt64
-	}
-	if toBal > limit-t.Amount {
-		return &OverflowError{Account: t.To, Balance: toBal, Amount: t.Amount, Max: limit}
-	}
-
-	// Both balances are computed here rather than in SQL: the write lock is
-	// held, so they cannot change underneath, and SQLite would turn an integer
-	// overflow into a REAL instead of failing.
-	const upsert = `INSERT INTO accounts (guild_id, account, balance) VALUES (?, ?, ?)
-		ON CONFLICT (guild_id, account) DO UPDATE SET balance = excluded.balance`
-	if _, err := tx.ExecContext(ctx, upsert, guild, t.From, fromBal-t.Amount); err != nil {
-		return fmt.Errorf("store: debit %s: %w", t.From, err)
-	}
-	if _, err := tx.ExecContext(ctx, upsert, guild, t.To, toBal+t.Amount); err != nil {
-		return fmt.Errorf("store: credit %s: %w", t.To, err)
+	if err := credit(ctx, tx, guild, t.To, to, t.Amount); err != nil {
+		return err
 	}
 
 	var table, round, seq sql.NullInt64
@@ -281,15 +220,100 @@ func move(ctx context.Context, tx *sql.Tx, guild string, t Transfer, ref ledgerR
 	return nil
 }
 
-// balance returns an account's balance, 0 if it does not exist.
-func balance(ctx context.Context, tx *sql.Tx, guild, name string) (int64, error) {
+// debit takes amount from an account: down to 0, or for the mint down to the
+// smallest int64.
+func debit(ctx context.Context, tx *sql.Tx, guild, name string, a account, amount int64) error {
+	floor := amount // balance - amount >= 0
+	if a.kind == kindMint {
+		floor = math.MinInt64 + amount // balance - amount >= MinInt64
+	}
+	ok, err := update(ctx, tx, `UPDATE accounts SET balance = balance - ?3
+		WHERE guild_id = ?1 AND account = ?2 AND balance >= ?4`, guild, name, amount, floor)
+	if ok || err != nil {
+		return err
+	}
+	have, exists, err := balance(ctx, tx, guild, name)
+	switch {
+	case err != nil:
+		return err
+	case a.kind != kindMint:
+		return &InsufficientChipsError{Account: name, Need: amount, Have: have}
+	case exists:
+		return &OverflowError{Account: name, Balance: have, Amount: -amount, Max: math.MinInt64}
+	}
+	return insertAccount(ctx, tx, guild, name, -amount)
+}
+
+// credit adds amount to an account: up to MaxChips, or for the mint up to
+// the largest int64.
+func credit(ctx context.Context, tx *sql.Tx, guild, name string, a account, amount int64) error {
+	limit := MaxChips
+	if a.kind == kindMint {
+		limit = math.MaxInt64
+	}
+	ok, err := update(ctx, tx, `UPDATE accounts SET balance = balance + ?3
+		WHERE guild_id = ?1 AND account = ?2 AND balance <= ?4`, guild, name, amount, limit-amount)
+	if ok || err != nil {
+		return err
+	}
+	have, exists, err := balance(ctx, tx, guild, name)
+	if err != nil {
+		return err
+	}
+	if exists {
+		return &OverflowError{Account: name, Balance: have, Amount: amount, Max: limit}
+	}
+	// A new account. An escrow belongs to a member with a wallet, so that
+	// whatever it holds has somewhere to go back to (CloseTable).
+	switch a.kind {
+	case kindWallet:
+		return &NotFoundError{What: "wallet", Key: a.member}
+	case kindEscrow:
+		var w bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM wallets WHERE guild_id = ? AND member_id = ?)`,
+			guild, a.member).Scan(&w); err != nil {
+			return fmt.Errorf("store: read wallet: %w", err)
+		}
+		if !w {
+			return &NotFoundError{What: "wallet", Key: a.member}
+		}
+	}
+	if amount > limit {
+		return &OverflowError{Account: name, Balance: 0, Amount: amount, Max: limit}
+	}
+	return insertAccount(ctx, tx, guild, name, amount)
+}
+
+// update runs a guarded UPDATE of one account and reports whether it matched.
+func update(ctx context.Context, tx *sql.Tx, query string, args ...any) (bool, error) {
+	res, err := tx.ExecContext(ctx, query, args...)
+	if err != nil {
+		return false, fmt.Errorf("store: update %v: %w", args[1], err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("store: update %v: %w", args[1], err)
+	}
+	return n == 1, nil
+}
+
+func insertAccount(ctx context.Context, tx *sql.Tx, guild, name string, bal int64) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO accounts (guild_id, account, balance) VALUES (?, ?, ?)`,
+		guild, name, bal); err != nil {
+		return fmt.Errorf("store: create account %s: %w", name, err)
+	}
+	return nil
+}
+
+// balance returns an account's balance and whether it exists (0 if not).
+func balance(ctx context.Context, tx *sql.Tx, guild, name string) (int64, bool, error) {
 	var b int64
 	err := tx.QueryRowContext(ctx, `SELECT balance FROM accounts WHERE guild_id = ? AND account = ?`, guild, name).Scan(&b)
 	if err == sql.ErrNoRows {
-		return 0, nil
+		return 0, false, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("store: balance of %s: %w", name, err)
+		return 0, false, fmt.Errorf("store: balance of %s: %w", name, err)
 	}
-	return b, nil
+	return b, true, nil
 }

@@ -191,7 +191,7 @@ func (s *Store) ApplyAction(ctx context.Context, p ApplyParams) error {
 	var finished bool
 	var last int
 	err = tx.QueryRowContext(ctx, `SELECT r.table_id, t.guild_id, r.finished_at IS NOT NULL,
-			coalesce((SELECT max(seq) FROM actions WHERE round_id = r.id), 0)
+			coalesce((SELECT seq FROM actions WHERE round_id = r.id ORDER BY seq DESC LIMIT 1), 0)
 		FROM rounds r JOIN tables t ON t.id = r.table_id WHERE r.id = ?`, p.RoundID).Scan(&tableID, &guild, &finished, &last)
 	if err == sql.ErrNoRows {
 		return &NotFoundError{What: "round", Key: strconv.FormatInt(p.RoundID, 10)}
@@ -199,35 +199,29 @@ func (s *Store) ApplyAction(ctx context.Context, p ApplyParams) error {
 	if err != nil {
 		return fmt.Errorf("store: apply action: %w", err)
 	}
-	// A redelivered interaction usually also repeats its seq; the duplicate
-	// interaction is the more useful answer, so it is checked first.
-	if p.InteractionID != "" {
-		var used bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM actions WHERE interaction_id = ?)`,
-			p.InteractionID).Scan(&used); err != nil {
-			return fmt.Errorf("store: apply action: %w", err)
+	if p.Seq != last+1 || finished {
+		// A redelivered interaction usually also repeats its seq; the
+		// duplicate interaction is the more useful answer, so it comes first.
+		if err := unusedInteraction(ctx, tx, p.InteractionID); err != nil {
+			return err
 		}
-		if used {
-			return fmt.Errorf("%w: %s", ErrDuplicateInteraction, p.InteractionID)
+		switch {
+		case p.Seq <= last: // sequence numbers are contiguous from 1
+			return fmt.Errorf("%w: action %d of round %d", ErrDuplicateAction, p.Seq, p.RoundID)
+		case finished:
+			return fmt.Errorf("%w: round %d", ErrRoundFinished, p.RoundID)
+		default:
+			return &SequenceError{Err: ErrStaleSeq, Got: p.Seq, Want: last + 1}
 		}
 	}
-	// Sequence numbers are contiguous from 1, so seq <= last means it exists.
-	if p.Seq <= last {
-		return fmt.Errorf("%w: action %d of round %d", ErrDuplicateAction, p.Seq, p.RoundID)
-	}
-	if finished {
-		return fmt.Errorf("%w: round %d", ErrRoundFinished, p.RoundID)
-	}
-	if p.Seq != last+1 {
-		return &SequenceError{Err: ErrStaleSeq, Got: p.Seq, Want: last + 1}
-	}
-	if err := checkTableTransfers(p.Transfers, tableID, true); err != nil {
-		return err
-	}
-
+	// On the common path the unique index on interaction_id does the
+	// duplicate check: (round, seq) is free, so a violation is the interaction.
 	if _, err := tx.ExecContext(ctx, `INSERT INTO actions (round_id, seq, member_id, verb, args, interaction_id, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, p.RoundID, p.Seq, p.Member, p.Verb, p.Args, nullString(p.InteractionID),
 		formatTime(p.Now)); err != nil {
+		if isUnique(err) {
+			return fmt.Errorf("%w: %s", ErrDuplicateInteraction, p.InteractionID)
+		}
 		return fmt.Errorf("store: apply action: %w", err)
 	}
 	if p.InteractionID != "" {
@@ -235,6 +229,9 @@ func (s *Store) ApplyAction(ctx context.Context, p ApplyParams) error {
 			p.InteractionID, formatTime(p.Now)); err != nil {
 			return fmt.Errorf("store: apply action: %w", err)
 		}
+	}
+	if err := checkTableTransfers(p.Transfers, tableID, true); err != nil {
+		return err
 	}
 	ref := ledgerRef{table: tableID, round: p.RoundID, seq: p.Seq, now: p.Now}
 	if err := moveAll(ctx, tx, guild, p.Transfers, p.Verb, ref); err != nil {
@@ -251,6 +248,21 @@ func (s *Store) ApplyAction(ctx context.Context, p ApplyParams) error {
 		}
 	}
 	return commit(tx)
+}
+
+// unusedInteraction returns ErrDuplicateInteraction if an action carries id.
+func unusedInteraction(ctx context.Context, tx *sql.Tx, id string) error {
+	if id == "" {
+		return nil
+	}
+	var used bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM actions WHERE interaction_id = ?)`, id).Scan(&used); err != nil {
+		return fmt.Errorf("store: apply action: %w", err)
+	}
+	if used {
+		return fmt.Errorf("%w: %s", ErrDuplicateInteraction, id)
+	}
+	return nil
 }
 
 // Rounds returns a table's rounds, newest first; limit <= 0 returns all.

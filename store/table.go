@@ -105,7 +105,7 @@ func (s *Store) OpenTable(ctx context.Context, p OpenTableParams) (Table, error)
 		return Table{}, fmt.Errorf("store: open table: %w", err)
 	}
 	if prevID != 0 {
-		kitty, err := balance(ctx, tx, p.Guild, KittyAccount(prevID))
+		kitty, _, err := balance(ctx, tx, p.Guild, KittyAccount(prevID))
 		if err != nil {
 			return Table{}, err
 		}
@@ -301,7 +301,7 @@ func (s *Store) TableState(ctx context.Context, tableID int64) (TableState, erro
 	}
 	st := TableState{TableID: t.ID, Guild: t.Guild, Status: t.Status, BankOwner: t.BankOwner,
 		NextPack: t.NextPack, RoundNumber: t.RoundNumber, Escrows: map[string]int64{}}
-	if st.Kitty, err = balance(ctx, tx, t.Guild, KittyAccount(t.ID)); err != nil {
+	if st.Kitty, _, err = balance(ctx, tx, t.Guild, KittyAccount(t.ID)); err != nil {
 		return TableState{}, err
 	}
 	escrows, err := escrowBalances(ctx, tx, t.Guild, t.ID)

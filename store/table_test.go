@@ -274,3 +274,23 @@ func TestTableState(t *testing.T) {
 	_, err = s.TableState(ctx, 999)
 	assert.ErrorIs(t, err, ErrNotFound)
 }
+
+func TestTableMessage(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	tb, err := s.OpenTable(ctx, OpenTableParams{Guild: "g", Channel: "c", Host: "a", Now: t0})
+	require.NoError(t, err)
+	id, err := s.TableMessage(ctx, tb.ID)
+	require.NoError(t, err)
+	assert.Empty(t, id, "none recorded yet")
+	require.NoError(t, s.SetTableMessage(ctx, tb.ID, "m1"))
+	require.NoError(t, s.SetTableMessage(ctx, tb.ID, "m2"))
+	id, err = s.TableMessage(ctx, tb.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "m2", id)
+	assert.ErrorIs(t, s.SetTableMessage(ctx, tb.ID, ""), ErrInvalid)
+	assert.ErrorIs(t, s.SetTableMessage(ctx, 999, "m"), ErrNotFound)
+	id, err = s.TableMessage(ctx, 999)
+	require.NoError(t, err)
+	assert.Empty(t, id)
+}
