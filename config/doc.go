@@ -1,0 +1,22 @@
+// Package config reads the bot's configuration into one plain Config value:
+// defaults, then an optional YAML file (config.yaml, or the file named by
+// the --config flag), then environment variables PONTOON_* (PONTOON_ and the
+// key in upper case, '.' as '_': PONTOON_DISCORD_TOKEN, PONTOON_DATABASE_PATH,
+// PONTOON_GAME_RULES_MAX_STAKE), each over the one before.
+//
+// Start with Load and Config.Validate; config.example.yaml at the root of the
+// repository lists every key with its default and its variable.
+//
+//	cfg, err := config.Load(*configPath, nil) // nil: the process environment
+//	if err == nil {
+//		err = cfg.Validate()
+//	}
+//	if err != nil {
+//		fmt.Fprintln(os.Stderr, err) // one line naming the key
+//		os.Exit(2)
+//	}
+//
+// Every error is one line naming the key, what is wrong and the variable that
+// sets it. The Discord token is a Secret: no error, no fmt verb, no JSON and
+// no log record shows it; Secret.Reveal is the one way to read it.
+package config

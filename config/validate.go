@@ -1,0 +1,112 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Error is a configuration problem with one key. Its message is one line
+// naming the key, what is wrong and the environment variable that sets it;
+// it never contains the Discord token.
+type Error struct {
+	Key     string // e.g. "game.turn_timer"
+	Problem string // e.g. "is 5s, must be between 10s and 10m"
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("config: %s %s; set %s or %s in the config file", e.Key, e.Problem, EnvName(e.Key), e.Key)
+}
+
+var (
+	snowflake = regexp.MustCompile(`^[0-9]{1,20}$`)
+	// A language tag as Discord's locales write them: id, pl, pt-BR, es-419.
+	language = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)
+)
+
+// Validate checks the configuration and returns the first problem as an
+// *Error, or nil. Everything serve needs is checked, the token included.
+func (c Config) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &Error{Key: key, Problem: fmt.Sprintf(format, args...)}
+	}
+	d := c.Discord
+	switch {
+	case d.Token == "":
+		return bad("discord.token", "is empty")
+	case strings.ContainsFunc(string(d.Token), isSpace):
+		return bad("discord.token", "contains spaces or line breaks; give the bare token, without \"Bot \"")
+	case d.ApplicationID != "" && !snowflake.MatchString(d.ApplicationID):
+		return bad("discord.application_id", "is %s, must be a Discord id (digits) or empty", show(d.ApplicationID))
+	case d.GuildID != "" && !snowflake.MatchString(d.GuildID):
+		return bad("discord.guild_id", "is %s, must be a Discord id (digits) or empty", show(d.GuildID))
+	}
+	if err := checkURL(d.APIURL); err != "" {
+		return bad("discord.api_url", "is %s, %s", show(d.APIURL), err)
+	}
+	if c.Database.Path == "" {
+		return bad("database.path", "is empty")
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		return bad("log.level", "is %s, must be one of debug, info, warn, error", show(c.Log.Level))
+	}
+	switch c.Log.Format {
+	case "text", "json":
+	default:
+		return bad("log.format", "is %s, must be text or json", show(c.Log.Format))
+	}
+	g := c.Game
+	if err := between("game.turn_timer", g.TurnTimer, 10*time.Second, 10*time.Minute); err != nil {
+		return err
+	}
+	if g.StartingChips < 0 || g.StartingChips > maxChips {
+		return bad("game.starting_chips", "is %d, must be from 0 to %d", g.StartingChips, int64(maxChips))
+	}
+	if g.DailyAmount < 1 || g.DailyAmount > maxChips {
+		return bad("game.daily_amount", "is %d, must be from 1 to %d", g.DailyAmount, int64(maxChips))
+	}
+	if err := between("game.daily_cooldown", g.DailyCooldown, time.Minute, 30*24*time.Hour); err != nil {
+		return err
+	}
+	if g.Language != "" && !language.MatchString(g.Language) {
+		return bad("game.language", "is %s, must be a language tag such as pl or pt-BR, or empty", show(g.Language))
+	}
+	if err := between("game.bank_offer_ttl", g.BankOfferTTL, 10*time.Second, 15*time.Minute); err != nil {
+		return err
+	}
+	if err := between("game.bid_window", g.BidWindow, 10*time.Second, 10*time.Minute); err != nil {
+		return err
+	}
+	return nil
+}
+
+func between(key string, d, lo, hi time.Duration) error {
+	if d < lo || d > hi {
+		return &Error{Key: key, Problem: fmt.Sprintf("is %v, must be from %v to %v", d, lo, hi)}
+	}
+	return nil
+}
+
+// checkURL returns what is wrong with an API base URL, or "".
+func checkURL(s string) string {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || s == "":
+		return "must be a URL such as https://discord.com"
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "must start with https:// (or http:// for a local fake)"
+	case u.Host == "":
+		return "has no host"
+	case u.RawQuery != "" || u.Fragment != "" || u.User != nil:
+		return "must be a plain base URL, without query, fragment or credentials"
+	}
+	return ""
+}
+
+func isSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r'
+}
