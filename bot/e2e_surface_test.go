@@ -1,0 +1,180 @@
+package bot_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot"
+	"github.com/pontoon-bot/pontoon/game"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The slash command is registered (the fake validates names, descriptions and limits
+// as Discord does) with every subcommand of the design.
+func TestCommandsRegistered(t *testing.T) {
+	h := newHarness(t, nil)
+	cmds := h.fake.Commands("")
+	require.Len(t, cmds, 1)
+	var names []string
+	for _, o := range cmds[0].Options {
+		names = append(names, o.Name)
+	}
+	assert.ElementsMatch(t, []string{"start", "stop", "hand", "balance", "leaderboard", "daily", "give", "grant", "rules", "history", "settings", "bank"}, names)
+	h.noFailures()
+}
+
+// Public table edits are coalesced: a burst of actions becomes few edits, the last
+// showing the latest state, and a 429 from Discord is waited out, not lost.
+func TestTableEditsCoalescedThrough429(t *testing.T) {
+	h := newHarness(t, func(o *bot.Options) { o.EditDelay = 300 * time.Millisecond })
+	h.seat(alice, nil, bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	h.deck.push(stack(t, "9H TC 7S 5D 8C 9S 2C 3C"))
+	h.clickTable(alice, "deal")
+	msg := h.tableMessage()
+	before := h.fake.EditCount(msg.ID)
+	h.fake.Inject429("PATCH /channels/"+channelID+"/messages", 1, 200*time.Millisecond)
+	h.amount(bob, game.VerbStake, 10)
+	h.amount(carol, game.VerbStake, 10)
+	h.do(bob, game.VerbTwist)
+	h.do(bob, game.VerbStick)
+	h.waitTable("is playing hand 1")
+	h.waitTable("<@" + carol + ">")
+	time.Sleep(700 * time.Millisecond)
+	edits := h.fake.EditCount(msg.ID) - before
+	assert.LessOrEqual(t, edits, 3, "four actions within the window make at most a few edits")
+	assert.GreaterOrEqual(t, edits, 1)
+	require.Contains(t, text(h.tableMessage()), "🂠 🂠 2♣ · stake 10", "the last edit carries the latest state, face-down cards hidden (R3.2, R4.4)")
+	h.noFailures()
+}
+
+// /pontoon history attaches a finished round as HISTORY.md JSON; replaying it gives
+// the balances the table paid, and its pack matches the commitment shown before the deal.
+func TestHistoryFileReplays(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.deck.push(cutFor(t, 0, 2))
+	h.deck.push(stack(t, "9H 7S 8D 9S"))
+	h.clickTable(alice, "deal")
+	commitment := h.tableMessage().Embeds[0].Footer.Text
+	r := h.cmd(bob, sub("history", intOpt("round", 1)))
+	require.Contains(t, text(r.Message), "still being played", "a round in play is never revealed")
+	h.amount(bob, game.VerbStake, 10)
+	h.do(bob, game.VerbStick) // 17
+	h.do(alice, game.VerbStay) // 16
+	h.waitTable("Salt (revealed)")
+
+	r = h.cmd(bob, sub("history", intOpt("round", 1)))
+	require.True(t, r.Ephemeral)
+	att := h.fake.Attachments(r.Message.ID)
+	require.Len(t, att, 1)
+	hist, err := game.ParseHistory(att[0].Data)
+	require.NoError(t, err)
+	require.NotEmpty(t, hist.Rounds[0].Salt)
+	require.Contains(t, commitment, hist.Rounds[0].Commitment, "the file's commitment is the one shown before the deal")
+	_, rep, err := game.Replay(hist) // Replay checks the pack against the commitment
+	require.NoError(t, err)
+	assert.Equal(t, h.balance(bob), rep.Balances[bob])
+	assert.Equal(t, h.balance(alice), rep.Balances[alice])
+	assert.Equal(t, int64(1010), rep.Balances[bob])
+
+	r = h.cmd(bob, sub("history"))
+	require.Contains(t, text(r.Message), "Round 1")
+	h.noFailures()
+}
+
+// Server settings need Manage Server; new tables take them up.
+func TestSettingsAndStop(t *testing.T) {
+	h := newHarness(t, nil)
+	r := h.cmd(bob, sub("settings", intOpt("max_stake", 20)))
+	require.Contains(t, text(r.Message), "Manage Server")
+	r = h.cmd(admin, sub("settings", intOpt("max_stake", 20), intOpt("turn_timer", 45)))
+	require.Contains(t, text(r.Message), "Initial stake from 1 to 20")
+	require.Contains(t, text(r.Message), "45s")
+	r = h.cmd(admin, sub("settings", intOpt("min_stake", 30)))
+	require.Contains(t, text(r.Message), "above the largest")
+
+	h.seat(alice, nil, bob, carol)
+	r = h.cmd(bob, sub("rules"))
+	require.Contains(t, text(r.Message), "Initial stake from 1 to 20")
+	r = h.cmd(alice, sub("start"))
+	require.Contains(t, text(r.Message), "already has an open table")
+
+	h.deck.push(cutFor(t, 1, 3)) // bob banks; carol 9H 8D, alice TC 8C, bob 7S 9S
+	h.deck.push(stack(t, "9H TC 7S 8D 8C 9S"))
+	h.clickTable(alice, "deal")
+	r = h.cmd(carol, sub("stop"))
+	require.Contains(t, text(r.Message), "Only the table's host")
+	r = h.cmd(bob, sub("stop")) // the banker may stop it: after this round
+	require.Contains(t, text(r.Message), "close when this round is settled")
+	h.amount(carol, game.VerbStake, 5)
+	h.amount(alice, game.VerbStake, 5)
+	h.do(carol, game.VerbStick)
+	h.do(alice, game.VerbStick)
+	h.do(bob, game.VerbStay)
+	h.waitTable("This table is closed")
+	assert.Empty(t, components(h.tableMessage()), "a closed table keeps no buttons")
+	r = h.cmd(alice, sub("hand"))
+	require.Contains(t, text(r.Message), "no open table")
+	h.audit()
+	h.noFailures()
+}
+
+// Two members clicking at once, and one member clicking twice at once: each action is
+// applied exactly once and the table stays consistent.
+func TestConcurrentClicks(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob, carol, dave)
+	h.deck.push(cutFor(t, 0, 4))
+	h.clickTable(alice, "deal")
+	type click struct {
+		user string
+		msg  *discordgo.Message
+		id   string
+	}
+	var clicks []click
+	for _, m := range []string{bob, carol, dave} {
+		for k := 0; k < 2; k++ { // two panels each: a double click from two open panels
+			p := h.panel(m)
+			id, ok := customID(p, "pt:amt:", ":stake")
+			require.True(t, ok)
+			clicks = append(clicks, click{m, p, id})
+		}
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ok := map[string]int{}
+	for _, c := range clicks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := h.fake.Select(channelID, c.msg.ID, c.user, c.id, []string{"7"})
+			if err == nil && strings.Contains(text(r.Message), "✅") {
+				mu.Lock()
+				ok[c.user]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, m := range []string{bob, carol, dave} {
+		assert.Equal(t, 1, ok[m], "one stake each")
+		assert.Equal(t, int64(1000-14), h.balance(m))
+	}
+	h.waitTable("is playing hand 1")
+	ctx := context.Background()
+	tb, err := h.st.TableByChannel(ctx, guildID, channelID)
+	require.NoError(t, err)
+	st, err := h.st.TableState(ctx, tb.ID)
+	require.NoError(t, err)
+	for _, m := range []string{bob, carol, dave} {
+		assert.Equal(t, int64(14), st.Escrows[m])
+	}
+	h.audit()
+	h.noFailures()
+}
