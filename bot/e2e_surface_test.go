@@ -65,7 +65,7 @@ func TestHistoryFileReplays(t *testing.T) {
 	r := h.cmd(bob, sub("history", intOpt("round", 1)))
 	require.Contains(t, text(r.Message), "still being played", "a round in play is never revealed")
 	h.amount(bob, game.VerbStake, 10)
-	h.do(bob, game.VerbStick) // 17
+	h.do(bob, game.VerbStick)  // 17
 	h.do(alice, game.VerbStay) // 16
 	h.waitTable("Salt (revealed)")
 

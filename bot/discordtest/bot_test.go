@@ -2,6 +2,7 @@ package discordtest_test
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -510,6 +511,34 @@ func TestWithBot(t *testing.T) {
 			statuses = append(statuses, r.Status)
 		}
 		assert.Equal(t, []int{429, 429, 200}, statuses)
+		h.noFailures(t)
+	})
+
+	t.Run("concurrent members", func(t *testing.T) {
+		h.handle("busy", func(s *discordgo.Session, i *discordgo.InteractionCreate) error {
+			return s.InteractionRespond(i.Interaction, ephemeral("ok "+i.ID))
+		})
+		before := len(srv.Latencies())
+		const n = 20
+		errs := make(chan error, n)
+		for k := 0; k < n; k++ {
+			user := alice
+			if k%2 == 1 {
+				user = bob
+			}
+			go func() {
+				r, err := h.probe(user, "busy")
+				if err == nil && r.Message.Content != "ok "+r.InteractionID {
+					err = errors.New("answer for the wrong interaction: " + r.Message.Content)
+				}
+				errs <- err
+			}()
+		}
+		for k := 0; k < n; k++ {
+			require.NoError(t, <-errs)
+			require.NoError(t, h.handlerErr(t))
+		}
+		assert.Len(t, srv.Latencies(), before+n)
 		h.noFailures(t)
 	})
 

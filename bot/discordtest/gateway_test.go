@@ -15,8 +15,15 @@ import (
 // interaction sent meanwhile is replayed on resume and answered in time.
 // Then the fake asks for a reconnect (op 7), and at last ends the session,
 // so the bot must identify again.
+//
+// The heartbeat interval is long on purpose: discordgo's heartbeat goroutine
+// also reconnects when a heartbeat cannot be written, and racing the reader's
+// reconnect it can close the new connection with 1000, which ends the
+// session (see README: discordgo traps). That is discordgo's behaviour, not
+// the fake's, and this test is about resuming.
 func TestResume(t *testing.T) {
-	h := newHarness(t, func(s *discordgo.Session) { s.ShouldReconnectOnError = true })
+	h := newHarness(t, func(s *discordgo.Session) { s.ShouldReconnectOnError = true },
+		discordtest.WithHeartbeatInterval(time.Minute))
 	srv := h.srv
 	h.handle("again", func(s *discordgo.Session, i *discordgo.InteractionCreate) error {
 		return s.InteractionRespond(i.Interaction, ephemeral("back"))
@@ -32,7 +39,9 @@ func TestResume(t *testing.T) {
 	assert.Equal(t, 1, st.Resumes)
 
 	srv.RequestReconnect()
-	require.Eventually(t, func() bool { return srv.GatewayState().Resumes == 2 }, 5*time.Second, 20*time.Millisecond)
+	if !assert.Eventually(t, func() bool { return srv.GatewayState().Resumes == 2 }, 5*time.Second, 20*time.Millisecond) {
+		t.Fatalf("state %+v", srv.GatewayState())
+	}
 	require.True(t, srv.WaitReady(5*time.Second))
 	_, err = h.probe(alice, "again")
 	require.NoError(t, err)
