@@ -38,7 +38,11 @@ func (b *Bot) cmdHistory(c *ictx, o options) error {
 		if err != nil {
 			return err
 		}
-		data, err := historyJSON(r, acts)
+		h, err := store.RoundHistory(r, acts)
+		if err != nil {
+			return err
+		}
+		data, err := json.MarshalIndent(h, "", "  ")
 		if err != nil {
 			return err
 		}

@@ -45,7 +45,7 @@ type Store interface {
 	Rounds(ctx context.Context, tableID int64, limit int) ([]store.Round, error)
 	Round(ctx context.Context, tableID int64, number int) (store.Round, error)
 	Actions(ctx context.Context, roundID int64) ([]store.Action, error)
-	UnfinishedRounds(ctx context.Context) ([]store.RoundWithActions, error)
+	RecoverRounds(ctx context.Context) ([]store.Rebuilt, error)
 	RememberInteraction(ctx context.Context, id string, now time.Time) (bool, error)
 	GuildSettings(ctx context.Context, guild string) (string, error)
 	SetGuildSettings(ctx context.Context, guild, settings string, now time.Time) error

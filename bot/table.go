@@ -172,21 +172,22 @@ func (b *Bot) liveByChannel(ctx context.Context, guild, channel string) (*liveTa
 	return b.live(ctx, tb.ID)
 }
 
-// recoverTables rebuilds every open table, replaying unfinished rounds through the engine
-// (the hand history is the write-ahead log) and checking the result against the escrow
-// the ledger holds. A table whose books disagree is reported and refuses play.
+// recoverTables loads every open table and the rounds the store rebuilt (pack and
+// actions replayed through the engine, checked against the ledger's escrow). A round
+// that could not be trusted is reported and its table refuses play: nothing is lost,
+// the chips stay in escrow for an admin to look at.
 func (b *Bot) recoverTables(ctx context.Context) error {
 	tables, err := b.st.OpenTables(ctx)
 	if err != nil {
 		return err
 	}
-	unfinished, err := b.st.UnfinishedRounds(ctx)
+	rebuilt, err := b.st.RecoverRounds(ctx)
 	if err != nil {
 		return err
 	}
-	byTable := map[int64]store.RoundWithActions{}
-	for _, u := range unfinished {
-		byTable[u.Round.TableID] = u
+	byTable := map[int64]store.Rebuilt{}
+	for _, r := range rebuilt {
+		byTable[r.Round.TableID] = r
 	}
 	for _, tb := range tables {
 		t, err := b.loadLive(ctx, tb)
@@ -194,70 +195,23 @@ func (b *Bot) recoverTables(ctx context.Context) error {
 			b.log.Error("table not recovered", "table", tb.ID, "err", err)
 			continue
 		}
-		if u, ok := byTable[tb.ID]; ok {
-			if err := b.rebuild(ctx, t, u); err != nil {
-				t.broken = err.Error()
-				b.log.Error("round not recovered; the table refuses play until an admin looks", "table", tb.ID, "round", u.Round.Number, "err", err)
+		if r, ok := byTable[tb.ID]; ok {
+			t.round = r.Round
+			if r.Err != nil {
+				t.broken = r.Err.Error()
+				b.log.Error("round not recovered; the table refuses play until an admin looks", "table", tb.ID, "round", r.Round.Number, "err", r.Err)
+			} else {
+				t.g, t.seq = r.Game, len(r.Actions)
+				last := r.Round.StartedAt
+				for _, a := range r.Actions {
+					t.mseq[a.Member]++
+					last = a.CreatedAt
+				}
+				t.recovered = true
+				t.deadline = last.Add(t.turn) // R7.4: a timer that ran out while the bot was down fires at start
 			}
 		}
 		b.tables[tb.ID] = t
-	}
-	return nil
-}
-
-// rebuild replays an unfinished round into t.
-func (b *Bot) rebuild(ctx context.Context, t *liveTable, u store.RoundWithActions) error {
-	h, err := game.ParseHistory([]byte(u.Round.History))
-	if err != nil {
-		return err
-	}
-	if len(h.Rounds) != 1 {
-		return fmt.Errorf("round %d: the stored history has %d rounds", u.Round.Number, len(h.Rounds))
-	}
-	var last time.Time = u.Round.StartedAt
-	for _, a := range u.Actions {
-		h.Rounds[0].Actions = append(h.Rounds[0].Actions, a.Member+" "+a.Verb+argSuffix(a.Args))
-		t.mseq[a.Member]++
-		last = a.CreatedAt
-	}
-	g, _, err := game.Replay(h)
-	if err != nil {
-		return err
-	}
-	st, err := b.st.TableState(ctx, t.id)
-	if err != nil {
-		return err
-	}
-	if err := sameEscrow(g, st); err != nil {
-		return err
-	}
-	t.g, t.round, t.seq = g, u.Round, len(u.Actions)
-	t.recovered = true
-	t.deadline = last.Add(t.turn) // R7.4: a timer that ran out while the bot was down applies at start
-	return nil
-}
-
-func argSuffix(args string) string {
-	if args == "" {
-		return ""
-	}
-	return " " + args
-}
-
-// sameEscrow compares the engine's held chips with the ledger's.
-func sameEscrow(g *game.Game, st store.TableState) error {
-	if g.Kitty != st.Kitty {
-		return fmt.Errorf("kitty: the engine has %d, the ledger %d", g.Kitty, st.Kitty)
-	}
-	for p, v := range g.Escrow {
-		if st.Escrows[p] != v {
-			return fmt.Errorf("escrow of %s: the engine has %d, the ledger %d", p, v, st.Escrows[p])
-		}
-	}
-	for p, v := range st.Escrows {
-		if g.Escrow[p] != v {
-			return fmt.Errorf("escrow of %s: the engine has %d, the ledger %d", p, g.Escrow[p], v)
-		}
 	}
 	return nil
 }
@@ -502,20 +456,4 @@ func (b *Bot) deal(ctx context.Context, t *liveTable) error {
 	t.notice = ""
 	b.armTimer(t)
 	return nil
-}
-
-// History returns a round's hand history as HISTORY.md JSON, with its actions and, once
-// the round has finished, the salt that opens its commitment.
-func historyJSON(r store.Round, actions []store.Action) ([]byte, error) {
-	h, err := game.ParseHistory([]byte(r.History))
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range actions {
-		h.Rounds[0].Actions = append(h.Rounds[0].Actions, a.Member+" "+a.Verb+argSuffix(a.Args))
-	}
-	if r.Finished() {
-		h.Rounds[0].Salt = r.Salt
-	}
-	return json.MarshalIndent(h, "", "  ")
 }

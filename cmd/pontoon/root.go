@@ -44,6 +44,10 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	for _, c := range subcommands {
 		root.AddCommand(c(stdout, stderr))
 	}
+	root.PersistentFlags().StringVar(&configFlag, "config", "", "configuration file (default: config.yaml in the working directory, if present)")
+	// serve is the default: `pontoon` alone runs the bot.
+	root.Args = cobra.NoArgs
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return serve(cmd.Context(), stderr) }
 	return root
 }
 

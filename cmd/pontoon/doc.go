@@ -1,0 +1,10 @@
+// Command pontoon is the Pontoon bot's one binary. It only wires: configuration
+// (package config) to the store (package store) to the bot (package bot).
+//
+//	pontoon [serve]            run the bot until SIGINT or SIGTERM (the default)
+//	pontoon replay FILE [--json] replay a hand history (../shared/HISTORY.md)
+//	pontoon migrate            create or upgrade the database, print its version
+//	pontoon audit              check chip conservation; exit 1 if anything is off
+//
+// Start reading at root.go; each subcommand has its own file.
+package main

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/pontoon-bot/pontoon/store"
+	"github.com/spf13/cobra"
+)
+
+func init() { subcommands = append(subcommands, newMigrateCmd, newAuditCmd) }
+
+func newMigrateCmd(stdout, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "migrate",
+		Short: "Create or upgrade the database and print its schema version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(stderr, false)
+			if err != nil {
+				return err
+			}
+			ctx := context.Background()
+			st, err := store.Open(ctx, cfg.Database.Path) // Open applies every pending migration
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return exitError{1}
+			}
+			defer st.Close()
+			v, err := st.Version(ctx)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return exitError{1}
+			}
+			fmt.Fprintf(stdout, "%s: schema version %d\n", cfg.Database.Path, v)
+			return nil
+		},
+	}
+}
+
+func newAuditCmd(stdout, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "audit",
+		Short: "Check that chips are conserved: print each server's totals; exit 1 if anything is off",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(stderr, false)
+			if err != nil {
+				return err
+			}
+			ctx := context.Background()
+			st, err := store.Open(ctx, cfg.Database.Path)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return exitError{1}
+			}
+			defer st.Close()
+			rep, err := st.Audit(ctx)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return exitError{1}
+			}
+			fmt.Fprint(stdout, rep.String())
+			if !rep.OK() {
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+}
