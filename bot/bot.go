@@ -47,6 +47,7 @@ type Store interface {
 	Actions(ctx context.Context, roundID int64) ([]store.Action, error)
 	RecoverRounds(ctx context.Context) ([]store.Rebuilt, error)
 	RememberInteraction(ctx context.Context, id string, now time.Time) (bool, error)
+	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
 	GuildSettings(ctx context.Context, guild string) (string, error)
 	SetGuildSettings(ctx context.Context, guild, settings string, now time.Time) error
 }
@@ -137,6 +138,7 @@ type Bot struct {
 	closed   bool
 	ready    chan struct{}
 	once     sync.Once
+	stop     chan struct{}
 }
 
 // New builds a bot over a store. It does not connect; Start does.
@@ -151,7 +153,7 @@ func New(st Store, opt Options) (*Bot, error) {
 	}
 	return &Bot{opt: opt, st: st, cat: cat, log: opt.Logger, appID: opt.AppID,
 		tables: map[int64]*liveTable{}, offers: map[string]*offer{}, auctions: map[int64]*auction{},
-		ready: make(chan struct{})}, nil
+		ready: make(chan struct{}), stop: make(chan struct{})}, nil
 }
 
 // Start recovers every open table from the store, connects to the gateway and registers
@@ -190,6 +192,7 @@ func (b *Bot) Start(ctx context.Context) error {
 	if _, err := s.ApplicationCommandBulkOverwrite(b.appID, b.opt.GuildID, b.commands()); err != nil {
 		return fmt.Errorf("registering slash commands: %w", err)
 	}
+	go b.pruneLoop()
 	b.log.Info("pontoon bot ready", "app", b.appID, "guild_scope", b.opt.GuildID, "tables", len(b.tables))
 	b.mu.Lock()
 	for _, t := range b.tables {
@@ -213,6 +216,11 @@ func (b *Bot) Close() error {
 	}
 	b.mu.Unlock()
 	b.inflight.Wait()
+	select {
+	case <-b.stop:
+	default:
+		close(b.stop)
+	}
 	for _, t := range tables {
 		t.mu.Lock()
 		t.stopTimers()
@@ -226,3 +234,22 @@ func (b *Bot) Close() error {
 
 // now is the bot's clock, truncated to the millisecond the store keeps.
 func (b *Bot) now() time.Time { return b.opt.Now().UTC().Truncate(time.Millisecond) }
+
+// pruneLoop forgets interaction ids once Discord can no longer redeliver them (an
+// interaction token lives 15 minutes), so the dedup table stays small.
+func (b *Bot) pruneLoop() {
+	tick := time.NewTicker(10 * time.Minute)
+	defer tick.Stop()
+	for {
+		select {
+		case <-b.stop:
+			return
+		case <-tick.C:
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			if _, err := b.st.PruneInteractions(ctx, b.now(), time.Hour); err != nil {
+				b.log.Warn("pruning interaction ids", "err", err)
+			}
+			cancel()
+		}
+	}
+}
