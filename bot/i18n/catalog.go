@@ -25,11 +25,11 @@ var files embed.FS
 
 // Languages are the catalog's languages, by the tag a server setting uses. English is the
 // fallback for any key or locale the others lack.
-var Languages = []string{"en"}
+var Languages = []string{"en", "id", "su", "pl", "pt-BR"}
 
 // discordLocales maps Discord's locale codes to catalog languages. Sundanese has no
 // Discord locale and can only be chosen as a server setting.
-var discordLocales = map[string]string{"en-US": "en", "en-GB": "en"}
+var discordLocales = map[string]string{"en-US": "en", "en-GB": "en", "id": "id", "pl": "pl", "pt-BR": "pt-BR"}
 
 // DiscordLocales lists the Discord locales the catalog answers in, for command
 // localizations.
