@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/discordtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	token   = "test-token-must-never-be-logged"
+	guild   = "110000000000000001"
+	channel = "210000000000000001"
+)
+
+var players = []string{"310000000000000001", "310000000000000002", "310000000000000003"}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// buildBinary builds the real pontoon command once per test.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "pontoon")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, string(out))
+	return bin
+}
+
+func msgText(m *discordgo.Message) string {
+	if m == nil {
+		return ""
+	}
+	parts := []string{m.Content}
+	for _, e := range m.Embeds {
+		parts = append(parts, e.Title, e.Description)
+		for _, f := range e.Fields {
+			parts = append(parts, f.Value)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func findID(m *discordgo.Message, prefix, suffix string) (string, bool) {
+	for _, row := range m.Components {
+		r, ok := row.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, c := range r.Components {
+			var id string
+			switch v := c.(type) {
+			case *discordgo.Button:
+				id = v.CustomID
+			case *discordgo.SelectMenu:
+				id = v.CustomID
+			}
+			if strings.HasPrefix(id, prefix) && strings.HasSuffix(id, suffix) {
+				return id, true
+			}
+		}
+	}
+	return "", false
+}
+
+func table(fake *discordtest.Server) *discordgo.Message {
+	for _, m := range fake.Messages(channel) {
+		if len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Title, "Pontoon") {
+			return m
+		}
+	}
+	return nil
+}
+
+// serveProcess is a running `pontoon serve`.
+type serveProcess struct {
+	cmd  *exec.Cmd
+	logs *lockedBuffer
+}
+
+func startServe(t *testing.T, bin string, env []string, readyCount int) *serveProcess {
+	t.Helper()
+	cmd := exec.Command(bin) // no subcommand: serve is the default
+	cmd.Env = env
+	logs := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	require.NoError(t, cmd.Start())
+	require.Eventually(t, func() bool { return strings.Count(logs.String(), "pontoon bot ready") >= 1 },
+		20*time.Second, 20*time.Millisecond, "serve never got ready: %s", logs.String())
+	return &serveProcess{cmd: cmd, logs: logs}
+}
+
+// press opens the member's panel and presses the first legal action of a simple
+// strategy; it reports whether anything was pressed.
+func press(t *testing.T, fake *discordtest.Server, member string) bool {
+	t.Helper()
+	tb := table(fake)
+	cards, ok := findID(tb, "pt:cards:", "")
+	require.True(t, ok)
+	r, err := fake.Click(channel, tb.ID, member, cards)
+	require.NoError(t, err)
+	p := r.Message
+	if id, ok := findID(p, "pt:amt:", ":stake"); ok {
+		_, err := fake.Select(channel, p.ID, member, id, []string{"1"})
+		require.NoError(t, err)
+		return true
+	}
+	for _, verb := range []string{"stick", "stay", "twist", "draw"} {
+		if id, ok := findID(p, "pt:act:", ":"+verb); ok {
+			_, err := fake.Click(channel, p.ID, member, id)
+			require.NoError(t, err)
+			return true
+		}
+	}
+	return false
+}
+
+// The real binary, killed with SIGKILL mid-round and started again on the same
+// database, carries the round on to its settlement; SIGTERM then stops it cleanly;
+// audit balances; the token is never in its output.
+func TestServeSurvivesKill(t *testing.T) {
+	bin := buildBinary(t)
+	fake := discordtest.New(t, discordtest.WithToken(token))
+	fake.AddGuild(guild, "en-US")
+	fake.AddChannel(guild, channel)
+	for _, p := range players {
+		fake.AddMember(guild, p, "p", 0, "en-US")
+	}
+	db := filepath.Join(t.TempDir(), "pontoon.db")
+	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
+		"PONTOON_DATABASE_PATH="+db, "PONTOON_LOG_LEVEL=debug", "PONTOON_LOG_FORMAT=json")
+
+	p := startServe(t, bin, env, 1)
+	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
+	_, err := fake.Command(guild, channel, players[0], "pontoon", []*discordgo.ApplicationCommandInteractionDataOption{{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return table(fake) != nil }, 5*time.Second, 10*time.Millisecond)
+	for _, m := range players[1:] {
+		join, _ := findID(table(fake), "pt:join:", "")
+		_, err := fake.Click(channel, table(fake).ID, m, join)
+		require.NoError(t, err)
+	}
+	deal, _ := findID(table(fake), "pt:deal:", "")
+	r, err := fake.Click(channel, table(fake).ID, players[0], deal)
+	require.NoError(t, err)
+	require.Contains(t, msgText(r.Message), "Stakes: waiting for")
+	staked := 0
+	for _, m := range players {
+		tb := table(fake)
+		cards, _ := findID(tb, "pt:cards:", "")
+		r, err := fake.Click(channel, tb.ID, m, cards)
+		require.NoError(t, err)
+		if id, ok := findID(r.Message, "pt:amt:", ":stake"); ok {
+			_, err := fake.Select(channel, r.Message.ID, m, id, []string{"1"})
+			require.NoError(t, err)
+			staked++
+		}
+	}
+	require.Equal(t, 2, staked, "two players stake; the third banks")
+
+	require.NoError(t, p.cmd.Process.Kill()) // SIGKILL mid-round
+	_ = p.cmd.Wait()
+	logs := p.logs.String()
+
+	p = startServe(t, bin, env, 1)
+	settled := false
+	for step := 0; step < 100 && !settled; step++ {
+		for _, m := range players {
+			if strings.Contains(msgText(table(fake)), "The round is settled") {
+				settled = true
+				break
+			}
+			press(t, fake, m)
+		}
+	}
+	require.Eventually(t, func() bool { return strings.Contains(msgText(table(fake)), "The round is settled") }, 5*time.Second, 20*time.Millisecond)
+
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		require.NoError(t, err, "SIGTERM ends serve with status 0: %s", p.logs.String())
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop on SIGTERM")
+	}
+	logs += p.logs.String()
+	assert.Contains(t, logs, "shutting down")
+	assert.NotContains(t, logs, token, "the token is never logged")
+
+	out, err := exec.Command(bin, "audit").CombinedOutput()
+	_ = out
+	cmd := exec.Command(bin, "audit")
+	cmd.Env = env
+	out, err = cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Contains(t, string(out), "audit OK")
+	assert.Empty(t, fake.Failures())
+}
+
+// A bad setting stops start-up with one line naming the key; the token is not in it.
+func TestServeBadConfig(t *testing.T) {
+	bin := buildBinary(t)
+	for _, tc := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"PONTOON_DISCORD_TOKEN=" + token, "PONTOON_GAME_TURN_TIMER=1s"}, "game.turn_timer"},
+		{[]string{"PONTOON_DISCORD_TOKEN=" + token, "PONTOON_DISCORD_API_URL=ftp://x"}, "discord.api_url"},
+		{[]string{"PONTOON_DISCORD_TOKEN="}, "discord.token"},
+		{[]string{"PONTOON_DISCORD_TOKEN=" + token, "PONTOON_GAME_RULES_MAX_STAKE=0"}, "game.rules"},
+	} {
+		cmd := exec.Command(bin, "serve")
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(os.Environ(), tc.env...)
+		out, err := cmd.CombinedOutput()
+		require.Error(t, err, "%v must fail", tc.env)
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		require.Len(t, lines, 1, "one line: %q", out)
+		assert.Contains(t, lines[0], tc.want)
+		assert.NotContains(t, string(out), token)
+	}
+}
