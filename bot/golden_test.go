@@ -28,7 +28,7 @@ func goldenTable(t *testing.T, settled bool) *liveTable {
 		actions = append(actions, "ann stick", "ann twist", "ann twist", "ann stick", "bob stick", "bank draw", "bank stay")
 	}
 	h := &game.History{Format: game.HistoryFormat, Rules: rules,
-		Table: game.HistoryTable{Seats: []string{"bank", "ann", "bob"}, Banker: "bank", Balances: map[string]int64{"bank": 5000, "ann": 300, "bob": 300}, Kitty: 100},
+		Table:  game.HistoryTable{Seats: []string{"bank", "ann", "bob"}, Banker: "bank", Balances: map[string]int64{"bank": 5000, "ann": 300, "bob": 300}, Kitty: 100},
 		Rounds: []game.HistoryRound{{Pack: strings.Fields("8H 9C 7S 8D TC 5D 9D 2C 3H 4S 6C"), Actions: actions}}}
 	g, _, err := game.Replay(h)
 	require.NoError(t, err)
