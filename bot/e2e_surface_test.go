@@ -95,7 +95,7 @@ func TestSettingsAndStop(t *testing.T) {
 	require.Contains(t, text(r.Message), "Manage Server")
 	r = h.cmd(admin, sub("settings", intOpt("max_stake", 20), intOpt("turn_timer", 45)))
 	require.Contains(t, text(r.Message), "Initial stake from 1 to 20")
-	require.Contains(t, text(r.Message), "45s")
+	require.Contains(t, text(r.Message), "45 s")
 	r = h.cmd(admin, sub("settings", intOpt("min_stake", 30)))
 	require.Contains(t, text(r.Message), "above the largest")
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/game"
@@ -440,12 +441,21 @@ func (b *Bot) rulesText(lang string, cfg tableConfig, turn string) string {
 		b.cat.T(lang, "rules.tiers."+string(r.PontoonTiers)),
 		b.cat.T(lang, "rules.burn."+strconv.Itoa(r.Burn)),
 		b.cat.T(lang, "rules.decks."+decksKey(r.Decks)),
-		b.cat.T(lang, "rules.turn_timer", "Timer", turn),
+		b.cat.T(lang, "rules.turn_timer", "Timer", seconds(turn)),
 	}
 	if r.Variant == game.Shoot {
 		lines = append(lines, b.cat.T(lang, "rules.kitty", "Min", r.KittyMin, "Max", r.KittyMax))
 	}
 	return "• " + strings.Join(lines, "\n• ")
+}
+
+// seconds shows a Go duration ("1m0s") as seconds with the SI symbol ("60 s"), which
+// reads the same in every language of the catalog.
+func seconds(d string) string {
+	if td, err := time.ParseDuration(d); err == nil {
+		return strconv.FormatInt(int64(td/time.Second), 10) + " s"
+	}
+	return d
 }
 
 func decksKey(d game.Decks) string {
