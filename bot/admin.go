@@ -104,7 +104,7 @@ func (b *Bot) cmdSettings(c *ictx, o options) error {
 	if lang == "" {
 		lang = b.publicLang(c.ctx, c.guild, guildLocale(c.i))
 	}
-	text := b.cat.T(c.lang, "settings.language", "Language", b.cat.T(c.lang, "choice.lang."+lang)) + "\n" + b.rulesText(c.lang, tableConfig{Rules: rules}, turn.String())
+	text := b.cat.T(c.lang, "settings.language", "Language", b.cat.T(lang, "language.self")) + "\n" + b.rulesText(c.lang, tableConfig{Rules: rules}, turn.String())
 	key := "settings.title"
 	if len(o) > 0 {
 		key = "settings.saved"

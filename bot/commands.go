@@ -15,6 +15,9 @@ type optSpec struct {
 	required bool
 	min, max float64
 	choices  []choiceSpec
+	// selfNamed options choose a language: one choice per catalog file, each named in
+	// its own language, so adding a file adds the choice.
+	selfNamed bool
 }
 
 type choiceSpec struct {
@@ -76,8 +79,7 @@ func commandTree() []subSpec {
 		return optSpec{key: k, name: "amount", typ: discordgo.ApplicationCommandOptionInteger, required: true, min: 1, max: 1e12}
 	}
 	settings := append([]optSpec{{key: "settings.language", name: "language", typ: discordgo.ApplicationCommandOptionString,
-		choices: []choiceSpec{{"lang.en", "en"}, {"lang.id", "id"}, {"lang.su", "su"}, {"lang.pl", "pl"}, {"lang.pt-BR", "pt-BR"}}}},
-		ruleOptions("settings")...)
+		selfNamed: true}}, ruleOptions("settings")...)
 	return []subSpec{
 		{key: "start", name: "start", opts: ruleOptions("start")},
 		{key: "stop", name: "stop"},
@@ -122,6 +124,11 @@ func (b *Bot) buildOption(o optSpec) *discordgo.ApplicationCommandOption {
 		lo := o.min
 		opt.MinValue = &lo
 		opt.MaxValue = o.max
+	}
+	if o.selfNamed {
+		for _, lang := range i18n.Languages {
+			opt.Choices = append(opt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: b.cat.T(lang, "language.self"), Value: lang})
+		}
 	}
 	for _, c := range o.choices {
 		name, loc := b.localized("choice." + c.key)

@@ -3,9 +3,10 @@
 // rules, so "1 chip" and "5 chips" are right in every language).
 //
 // Adding a language: copy locales/en.toml to locales/<tag>.toml, translate the values
-// (keep the {{.Placeholders}} and the plural keys the language needs), add the tag to
-// Languages below and, if Discord has a locale for it, to discordLocales. The catalog
-// test then checks that every key and placeholder is there.
+// (keep the {{.Placeholders}} and give the plural forms the language needs), done. The
+// languages are the files; a file named after a Discord locale ("de", "es-ES") or its
+// base language ("es") answers members whose Discord speaks it. The catalog tests then
+// check that every key, placeholder and plural form is there.
 package i18n
 
 import (
@@ -23,13 +24,45 @@ import (
 //go:embed locales/*.toml
 var files embed.FS
 
-// Languages are the catalog's languages, by the tag a server setting uses. English is the
-// fallback for any key or locale the others lack.
-var Languages = []string{"en", "id", "su", "pl", "pt-BR"}
+// Languages are the catalog's languages, by the tag a server setting uses: one per file
+// in locales/, English first. English is the fallback for any key the others lack.
+var Languages = languages()
 
-// discordLocales maps Discord's locale codes to catalog languages. Sundanese has no
-// Discord locale and can only be chosen as a server setting.
-var discordLocales = map[string]string{"en-US": "en", "en-GB": "en", "id": "id", "pl": "pl", "pt-BR": "pt-BR"}
+func languages() []string {
+	entries, err := files.ReadDir("locales")
+	if err != nil {
+		panic(err)
+	}
+	out := []string{"en"}
+	for _, e := range entries {
+		if tag := strings.TrimSuffix(e.Name(), ".toml"); tag != "en" && tag != e.Name() {
+			out = append(out, tag)
+		}
+	}
+	sort.Strings(out[1:])
+	return out
+}
+
+// discordLocaleCodes are the locales Discord knows (its Locales reference). Sundanese is
+// not among them: it can only be chosen as a server setting.
+var discordLocaleCodes = []string{"id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl",
+	"no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"}
+
+// discordLocales maps each Discord locale the catalog speaks to its language: the file
+// of the same name, else the file of its base language (en-US and en-GB are en).
+var discordLocales = func() map[string]string {
+	m := map[string]string{}
+	for _, code := range discordLocaleCodes {
+		base, _, _ := strings.Cut(code, "-")
+		switch {
+		case Supported(code):
+			m[code] = code
+		case Supported(base):
+			m[code] = base
+		}
+	}
+	return m
+}()
 
 // DiscordLocales lists the Discord locales the catalog answers in, for command
 // localizations.

@@ -36,7 +36,7 @@ func sortedForms(m map[string]string) []string {
 }
 
 func TestLanguagesAndLocales(t *testing.T) {
-	assert.Equal(t, []string{"en", "id", "su", "pl", "pt-BR"}, Languages)
+	assert.Equal(t, []string{"en", "id", "pl", "pt-BR", "su"}, Languages, "the languages are the files")
 	assert.Equal(t, []string{"en-GB", "en-US", "id", "pl", "pt-BR"}, DiscordLocales())
 	for _, dl := range DiscordLocales() {
 		assert.True(t, Supported(FromDiscord(dl)), "Discord locale %s maps to %q", dl, FromDiscord(dl))
