@@ -52,126 +52,159 @@ func toStoreTransfers(tableID int64, ts []game.Transfer) []Transfer {
 	return out
 }
 
-// crashChild plays random legal rounds at one Shoot or classic table, as the bot does:
-// deal (StartRound), then one ApplyAction per decision with its chip movements.
+// crashChild plays random legal rounds forever, as the bot does, until it is killed.
 func crashChild(path string) error {
 	ctx := context.Background()
 	s, err := Open(ctx, path)
 	if err != nil {
 		return err
 	}
-	rng := rand.New(rand.NewPCG(uint64(os.Getpid()), uint64(time.Now().UnixNano())))
-	const guild, channel = "g", "c"
-	seats := []string{"m0", "m1", "m2", "m3"}
-	now := func() time.Time { return time.Now().UTC() }
+	d := newDriver(s, rand.New(rand.NewPCG(uint64(os.Getpid()), uint64(time.Now().UnixNano()))), nil)
+	for {
+		if err := d.round(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// driver plays random legal rounds at one table through the engine and the store, as the
+// bot does: deal (StartRound), then one ApplyAction per decision with its movements.
+type driver struct {
+	s              *Store
+	rng            *rand.Rand
+	guild, channel string
+	seats          []string
+	rules          game.Rules
+	afterStep      func() error // called after every committed step
+}
+
+func newDriver(s *Store, rng *rand.Rand, afterStep func() error) *driver {
 	rules := game.DefaultRules()
 	rules.Variant = game.Shoot
 	rules.Burn = 13
 	rules.BankerMayDouble = true
-	for {
-		for _, m := range seats {
-			w, _, err := s.EnsureWallet(ctx, guild, m, 1000, now())
-			if err != nil {
-				return err
-			}
-			if w.Balance < 200 {
-				if _, err := s.Grant(ctx, guild, "crash", m, 1000, now()); err != nil {
-					return err
-				}
-			}
-		}
-		tb, err := s.TableByChannel(ctx, guild, channel)
-		if errors.Is(err, ErrNotFound) {
-			rj, _ := json.Marshal(rules)
-			tb, err = s.OpenTable(ctx, OpenTableParams{Guild: guild, Channel: channel, Host: "m0", Rules: string(rj), BankOwner: "m0", Now: now()})
-			if err == nil {
-				err = s.SetSeats(ctx, tb.ID, seats, now())
-			}
-		}
+	if afterStep == nil {
+		afterStep = func() error { return nil }
+	}
+	return &driver{s: s, rng: rng, guild: "g", channel: "c", seats: []string{"m0", "m1", "m2", "m3"}, rules: rules, afterStep: afterStep}
+}
+
+// round plays one round to its settlement, first finishing a round left unfinished.
+func (d *driver) round(ctx context.Context) error {
+	s, rng, rules, seats := d.s, d.rng, d.rules, d.seats
+	now := func() time.Time { return time.Now().UTC() }
+	for _, m := range seats {
+		w, _, err := s.EnsureWallet(ctx, d.guild, m, 1000, now())
 		if err != nil {
 			return err
 		}
-		var g *game.Game
-		var round Round
-		seq := 0
-		rebuilt, err := s.RecoverRounds(ctx)
-		if err != nil {
+		if w.Balance < 200 {
+			if _, err := s.Grant(ctx, d.guild, "driver", m, 1000, now()); err != nil {
+				return err
+			}
+		}
+		if err := d.afterStep(); err != nil {
 			return err
-		}
-		for _, r := range rebuilt {
-			if r.Err != nil {
-				return r.Err
-			}
-			g, round, seq = r.Game, r.Round, len(r.Actions)
-		}
-		if g == nil {
-			st, err := s.TableState(ctx, tb.ID)
-			if err != nil {
-				return err
-			}
-			bal := map[string]int64{}
-			for _, m := range seats {
-				w, err := s.Wallet(ctx, guild, m)
-				if err != nil {
-					return err
-				}
-				bal[m] = w.Balance
-			}
-			if g, err = game.NewGame(rules, seats, st.BankOwner, bal, st.Kitty); err != nil {
-				return err
-			}
-			if st.Kitty == 0 {
-				out, err := g.Apply(game.Action{Player: g.Banker, Verb: game.VerbKitty, Amount: rules.KittyMin})
-				if err != nil {
-					return err
-				}
-				if err := s.UpdateBank(ctx, BankParams{TableID: tb.ID, Transfers: toStoreTransfers(tb.ID, out), Now: now()}); err != nil {
-					return err
-				}
-			}
-			snap := game.HistoryTable{Seats: seats, Banker: g.Banker, Balances: cloneBalances(g.Balances), Kitty: g.Kitty}
-			pack := game.NewPack(1)
-			game.Shuffle(pack, rng)
-			if err := g.Deal(pack); err != nil {
-				return err
-			}
-			strs := make([]string, len(pack))
-			for i, c := range pack {
-				strs[i] = c.String()
-			}
-			hj, _ := json.Marshal(game.History{Format: game.HistoryFormat, Rules: rules, Table: snap, Rounds: []game.HistoryRound{{Pack: strs, Actions: []string{}}}})
-			if round, err = s.StartRound(ctx, StartRoundParams{TableID: tb.ID, Number: tb.RoundNumber + 1, History: string(hj), Commitment: "c", Salt: "s", Now: now()}); err != nil {
-				return err
-			}
-		}
-		for g.InRound() {
-			p := g.ToAct()[rng.IntN(len(g.ToAct()))]
-			a := game.Action{Player: p, Verb: game.VerbTimeout}
-			if moves := g.Legal(p); len(moves) > 0 {
-				m := moves[rng.IntN(len(moves))]
-				a = game.Action{Player: p, Verb: m.Verb, Amount: m.Min + rng.Int64N(m.Max-m.Min+1)}
-			}
-			next := g.Clone()
-			out, err := next.Apply(a)
-			if err != nil {
-				return err
-			}
-			args := ""
-			if a.Verb == game.VerbStake || a.Verb == game.VerbShoot || a.Verb == game.VerbBuy {
-				args = fmt.Sprint(a.Amount)
-			}
-			ap := ApplyParams{RoundID: round.ID, Seq: seq + 1, Member: p, Verb: string(a.Verb), Args: args, Now: now(),
-				Transfers: toStoreTransfers(tb.ID, out), InteractionID: fmt.Sprintf("i-%d-%d", round.ID, seq+1)}
-			if !next.InRound() {
-				res, _ := json.Marshal(next.RoundReport())
-				ap.Finish = &RoundFinish{Result: string(res), BankOwner: next.Banker}
-			}
-			if err := s.ApplyAction(ctx, ap); err != nil {
-				return err
-			}
-			g, seq = next, seq+1
 		}
 	}
+	tb, err := s.TableByChannel(ctx, d.guild, d.channel)
+	if errors.Is(err, ErrNotFound) {
+		rj, _ := json.Marshal(rules)
+		tb, err = s.OpenTable(ctx, OpenTableParams{Guild: d.guild, Channel: d.channel, Host: "m0", Rules: string(rj), BankOwner: "m0", Now: now()})
+		if err == nil {
+			err = s.SetSeats(ctx, tb.ID, seats, now())
+		}
+	}
+	if err != nil {
+		return err
+	}
+	var g *game.Game
+	var round Round
+	seq := 0
+	rebuilt, err := s.RecoverRounds(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range rebuilt {
+		if r.Err != nil {
+			return r.Err
+		}
+		g, round, seq = r.Game, r.Round, len(r.Actions)
+	}
+	if g == nil {
+		st, err := s.TableState(ctx, tb.ID)
+		if err != nil {
+			return err
+		}
+		bal := map[string]int64{}
+		for _, m := range seats {
+			w, err := s.Wallet(ctx, d.guild, m)
+			if err != nil {
+				return err
+			}
+			bal[m] = w.Balance
+		}
+		if g, err = game.NewGame(rules, seats, st.BankOwner, bal, st.Kitty); err != nil {
+			return err
+		}
+		if st.Kitty == 0 {
+			out, err := g.Apply(game.Action{Player: g.Banker, Verb: game.VerbKitty, Amount: rules.KittyMin})
+			if err != nil {
+				return err
+			}
+			if err := s.UpdateBank(ctx, BankParams{TableID: tb.ID, Transfers: toStoreTransfers(tb.ID, out), Now: now()}); err != nil {
+				return err
+			}
+			if err := d.afterStep(); err != nil {
+				return err
+			}
+		}
+		snap := game.HistoryTable{Seats: seats, Banker: g.Banker, Balances: cloneBalances(g.Balances), Kitty: g.Kitty}
+		pack := game.NewPack(1)
+		game.Shuffle(pack, rng)
+		if err := g.Deal(pack); err != nil {
+			return err
+		}
+		strs := make([]string, len(pack))
+		for i, c := range pack {
+			strs[i] = c.String()
+		}
+		hj, _ := json.Marshal(game.History{Format: game.HistoryFormat, Rules: rules, Table: snap, Rounds: []game.HistoryRound{{Pack: strs, Actions: []string{}}}})
+		if round, err = s.StartRound(ctx, StartRoundParams{TableID: tb.ID, Number: tb.RoundNumber + 1, History: string(hj), Commitment: "c", Salt: "s", Now: now()}); err != nil {
+			return err
+		}
+	}
+	for g.InRound() {
+		p := g.ToAct()[rng.IntN(len(g.ToAct()))]
+		a := game.Action{Player: p, Verb: game.VerbTimeout}
+		if moves := g.Legal(p); len(moves) > 0 {
+			m := moves[rng.IntN(len(moves))]
+			a = game.Action{Player: p, Verb: m.Verb, Amount: m.Min + rng.Int64N(m.Max-m.Min+1)}
+		}
+		next := g.Clone()
+		out, err := next.Apply(a)
+		if err != nil {
+			return err
+		}
+		args := ""
+		if a.Verb == game.VerbStake || a.Verb == game.VerbShoot || a.Verb == game.VerbBuy {
+			args = fmt.Sprint(a.Amount)
+		}
+		ap := ApplyParams{RoundID: round.ID, Seq: seq + 1, Member: p, Verb: string(a.Verb), Args: args, Now: now(),
+			Transfers: toStoreTransfers(tb.ID, out), InteractionID: fmt.Sprintf("i-%d-%d", round.ID, seq+1)}
+		if !next.InRound() {
+			res, _ := json.Marshal(next.RoundReport())
+			ap.Finish = &RoundFinish{Result: string(res), BankOwner: next.Banker}
+		}
+		if err := s.ApplyAction(ctx, ap); err != nil {
+			return err
+		}
+		g, seq = next, seq+1
+		if err := d.afterStep(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func cloneBalances(m map[string]int64) map[string]int64 {
