@@ -309,3 +309,59 @@ func TestLeaderboard(t *testing.T) {
 }
 
 var _ = store.StatusOpen
+
+// R9.8: with the kitty empty the banker auctions the bank; members bid for a set time and
+// the highest bid buys it, paying the old banker; the new banker must put up a kitty.
+func TestBankAuction(t *testing.T) {
+	h := newHarness(t, func(o *bot.Options) { o.BidWindow = 600 * time.Millisecond })
+	h.seat(alice, shootOpts(), bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	h.clickTable(alice, "deal") // alice banks; no kitty yet
+	r := h.cmd(bob, group("bank", "auction"))
+	require.Contains(t, text(r.Message), "Only the banker")
+	r = h.cmd(alice, group("bank", "auction"))
+	require.Contains(t, text(r.Message), "auction has started")
+	r = h.cmd(alice, group("bank", "bid", intOpt("amount", 10)))
+	require.Contains(t, text(r.Message), "your own bank")
+	r = h.cmd(bob, group("bank", "bid", intOpt("amount", 30)))
+	require.Contains(t, text(r.Message), "30 chips is the highest")
+	r = h.cmd(carol, group("bank", "bid", intOpt("amount", 30)))
+	require.Contains(t, text(r.Message), "Bid more than the highest bid of 30")
+	r = h.cmd(carol, group("bank", "bid", intOpt("amount", 5000)))
+	require.Contains(t, text(r.Message), "You need 5000 free chips and have 1000")
+	r = h.cmd(carol, group("bank", "bid", intOpt("amount", 45)))
+	require.Contains(t, text(r.Message), "45 chips is the highest")
+	h.waitTable("won the bank from <@" + alice + "> for 45 chips")
+	h.waitTable("Banker: <@" + carol + ">")
+	assert.Equal(t, int64(1045), h.balance(alice))
+	assert.Equal(t, int64(955), h.balance(carol))
+	assert.Equal(t, int64(1000), h.balance(bob))
+	r = h.cmd(bob, group("bank", "bid", intOpt("amount", 50)))
+	require.Contains(t, text(r.Message), "No auction is running")
+	h.audit()
+	h.noFailures()
+}
+
+// A panel from an earlier round is refused with both round numbers, and changes nothing.
+func TestStaleRoundButton(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.deck.push(cutFor(t, 0, 2))
+	h.deck.push(stack(t, "9H 7S 8D 9S"))
+	h.clickTable(alice, "deal")
+	h.amount(bob, game.VerbStake, 10)
+	old := h.panel(bob)
+	h.do(bob, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("The round is settled")
+	h.deck.push(stack(t, "9C 7D 8S 9D"))
+	h.clickTable(alice, "deal")
+	before := h.balance(bob)
+	id, ok := customID(old, "pt:act:", ":twist")
+	require.True(t, ok)
+	r, err := h.fake.Click(channelID, old.ID, bob, id)
+	require.NoError(t, err)
+	require.Contains(t, text(r.Message), "This button is from round 1; the table is on round 2.")
+	assert.Equal(t, before, h.balance(bob))
+	h.noFailures()
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot"
+	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -176,5 +177,24 @@ func TestConcurrentClicks(t *testing.T) {
 		assert.Equal(t, int64(14), st.Escrows[m])
 	}
 	h.audit()
+	h.noFailures()
+}
+
+// With Discord's per-channel edit bucket enforced (2 edits a second here), the bot follows
+// the rate-limit headers and never sends an edit past the bucket (the fake records any
+// such request as a failure), and the table still ends up showing the latest state.
+func TestTableEditsRespectRateLimit(t *testing.T) {
+	h := newHarness(t, nil)
+	h.fake.SetRateLimit(discordtest.RouteChannelMessageEdit, 2, time.Second)
+	h.seat(alice, nil, bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	h.deck.push(stack(t, "9H TC 7S 8D 8C 9S 2C 3C"))
+	h.clickTable(alice, "deal")
+	h.amount(bob, game.VerbStake, 10)
+	h.amount(carol, game.VerbStake, 10)
+	h.do(bob, game.VerbStick)
+	h.do(carol, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("The round is settled")
 	h.noFailures()
 }

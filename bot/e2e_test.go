@@ -69,6 +69,15 @@ func TestClassicGame(t *testing.T) {
 	assert.Equal(t, int64(1035), h.balance(alice))
 	assert.Equal(t, int64(985), h.balance(carol))
 	assert.Equal(t, int64(1005), h.balance(dave))
+
+	// The leaderboard after the games: richest first, with the caller's own rank.
+	r = h.cmd(carol, sub("leaderboard"))
+	lb := text(r.Message)
+	require.Contains(t, lb, "**1.** <@"+alice+"> — 1035 chips")
+	require.Contains(t, lb, "**2.** <@"+dave+"> — 1005 chips")
+	require.Contains(t, lb, "**3.** <@"+carol+"> — 985 chips")
+	require.Contains(t, lb, "**4.** <@"+bob+"> — 975 chips")
+	require.Contains(t, lb, "You: rank 3, 985 chips")
 	h.audit()
 	h.noFailures()
 }
