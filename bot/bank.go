@@ -54,11 +54,10 @@ func (b *Bot) betweenRounds(c *ictx, t *liveTable) error {
 func (b *Bot) cmdSell(c *ictx, o options) error {
 	buyer, isBot := optionUser(c, o["member"])
 	price := o["price"].IntValue()
-	t, err := b.liveByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.lockedTable(c)
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := b.betweenRounds(c, t); err != nil {
 		return err
@@ -201,11 +200,10 @@ func (b *Bot) cmdKitty(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	t, err := b.liveByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.lockedTable(c)
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := b.betweenRounds(c, t); err != nil {
 		return err
@@ -228,11 +226,10 @@ func (b *Bot) cmdKitty(c *ictx, o options) error {
 
 // cmdAuction: with the kitty empty, the banker offers the bank to the highest bidder (R9.8).
 func (b *Bot) cmdAuction(c *ictx) error {
-	t, err := b.liveByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.lockedTable(c)
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := b.betweenRounds(c, t); err != nil {
 		return err
@@ -291,11 +288,10 @@ func (b *Bot) cmdBid(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	t, err := b.liveByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.lockedTable(c)
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	b.mu.Lock()
 	a := b.auctions[t.id]

@@ -175,11 +175,10 @@ func (b *Bot) cmdStart(c *ictx, o options) error {
 }
 
 func (b *Bot) cmdStop(c *ictx) error {
-	t, err := b.liveByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.lockedTable(c)
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	if c.user != t.host && c.user != t.banker() && c.perms&discordgo.PermissionManageGuild == 0 {
 		return refuse("err.stop_forbidden")
@@ -200,11 +199,10 @@ func (b *Bot) cmdStop(c *ictx) error {
 }
 
 func (b *Bot) cmdHand(c *ictx) error {
-	t, err := b.liveByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.lockedTable(c)
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	return b.private(c, b.renderPanel(c.lang, t, c.user, ""))
 }

@@ -41,13 +41,9 @@ type ictx struct {
 
 // handle answers one interaction. It runs in discordgo's handler goroutine.
 func (b *Bot) handle(i *discordgo.Interaction) {
-	b.mu.Lock()
-	if b.closed {
-		b.mu.Unlock()
+	if !b.enter() {
 		return
 	}
-	b.inflight.Add(1)
-	b.mu.Unlock()
 	defer b.inflight.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -95,6 +91,29 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	if err != nil {
 		b.fail(c, err)
 	}
+}
+
+// enter counts a piece of work in flight, so Close waits for it; it reports false once the
+// bot is closing. The caller defers b.inflight.Done().
+func (b *Bot) enter() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return false
+	}
+	b.inflight.Add(1)
+	return true
+}
+
+// lockedTable returns the channel's open table with its lock held; the caller defers
+// t.mu.Unlock().
+func (b *Bot) lockedTable(c *ictx) (*liveTable, error) {
+	t, err := b.liveByChannel(c.ctx, c.guild, c.channel)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	return t, nil
 }
 
 // respond sends the interaction's one initial response.

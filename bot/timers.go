@@ -30,13 +30,9 @@ func (b *Bot) armTimer(t *liveTable) {
 
 // onTimer applies timeouts to everyone the round waits on (R7.4).
 func (b *Bot) onTimer(t *liveTable, gen int) {
-	b.mu.Lock()
-	if b.closed {
-		b.mu.Unlock()
+	if !b.enter() {
 		return
 	}
-	b.inflight.Add(1)
-	b.mu.Unlock()
 	defer b.inflight.Done()
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/store"
 	"github.com/spf13/cobra"
 )
@@ -17,24 +18,16 @@ func newMigrateCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Create or upgrade the database and print its schema version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig(stderr, false)
-			if err != nil {
-				return err
-			}
-			ctx := context.Background()
-			st, err := store.Open(ctx, cfg.Database.Path) // Open applies every pending migration
-			if err != nil {
-				fmt.Fprintln(stderr, err)
-				return exitError{1}
-			}
-			defer st.Close()
-			v, err := st.Version(ctx)
-			if err != nil {
-				fmt.Fprintln(stderr, err)
-				return exitError{1}
-			}
-			fmt.Fprintf(stdout, "%s: schema version %d\n", cfg.Database.Path, v)
-			return nil
+			// Opening the store applies every pending migration.
+			return withStore(stderr, func(ctx context.Context, cfg config.Config, st *store.Store) error {
+				v, err := st.Version(ctx)
+				if err != nil {
+					fmt.Fprintln(stderr, err)
+					return exitError{1}
+				}
+				fmt.Fprintf(stdout, "%s: schema version %d\n", cfg.Database.Path, v)
+				return nil
+			})
 		},
 	}
 }
@@ -45,27 +38,34 @@ func newAuditCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Check that chips are conserved: print each server's totals; exit 1 if anything is off",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig(stderr, false)
-			if err != nil {
-				return err
-			}
-			ctx := context.Background()
-			st, err := store.Open(ctx, cfg.Database.Path)
-			if err != nil {
-				fmt.Fprintln(stderr, err)
-				return exitError{1}
-			}
-			defer st.Close()
-			rep, err := st.Audit(ctx)
-			if err != nil {
-				fmt.Fprintln(stderr, err)
-				return exitError{1}
-			}
-			fmt.Fprint(stdout, rep.String())
-			if !rep.OK() {
-				return exitError{1}
-			}
-			return nil
+			return withStore(stderr, func(ctx context.Context, _ config.Config, st *store.Store) error {
+				rep, err := st.Audit(ctx)
+				if err != nil {
+					fmt.Fprintln(stderr, err)
+					return exitError{1}
+				}
+				fmt.Fprint(stdout, rep.String())
+				if !rep.OK() {
+					return exitError{1}
+				}
+				return nil
+			})
 		},
 	}
+}
+
+// withStore loads the configuration (no token needed), opens the database and runs f.
+func withStore(stderr io.Writer, f func(context.Context, config.Config, *store.Store) error) error {
+	cfg, err := loadConfig(stderr, false)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, cfg.Database.Path)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitError{1}
+	}
+	defer st.Close()
+	return f(ctx, cfg, st)
 }
