@@ -58,7 +58,7 @@ func (g *Game) Legal(player string) []Move {
 		if m.Max < m.Min {
 			continue
 		}
-		if _, err := g.Clone().Apply(Action{Player: player, Verb: m.Verb, Amount: m.Min}); err != nil {
+		if !g.allows(Action{Player: player, Verb: m.Verb, Amount: m.Min}) {
 			continue
 		}
 		out = append(out, m)
@@ -86,4 +86,10 @@ func (g *Game) ToAct() []string {
 		return []string{g.Banker}
 	}
 	return nil
+}
+
+// allows reports whether a would succeed now, trying it on one copy.
+func (g *Game) allows(a Action) bool {
+	c := g.Clone()
+	return c.apply(a) == nil && c.pending == nil
 }
