@@ -365,3 +365,40 @@ func TestStaleRoundButton(t *testing.T) {
 	assert.Equal(t, before, h.balance(bob))
 	h.noFailures()
 }
+
+// A sale after a round has been played: the table shows the buyer as banker, the next
+// deal is banked by the buyer, and the seller plays as a player (R6.3).
+func TestSaleAfterARound(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.deck.push(cutFor(t, 0, 2))
+	h.deck.push(stack(t, "9H 7S 8D 9S"))
+	h.clickTable(alice, "deal")
+	h.amount(bob, game.VerbStake, 10)
+	h.do(bob, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("The round is settled")
+	r := h.cmd(alice, group("bank", "sell", userOpt("member", bob), intOpt("price", 25)))
+	require.Contains(t, text(r.Message), "Offer sent")
+	var offer *discordgo.Message
+	require.Eventually(t, func() bool {
+		for _, m := range h.fake.Messages(channelID) {
+			if strings.Contains(m.Content, "offers the bank") {
+				offer = m
+			}
+		}
+		return offer != nil
+	}, 2*time.Second, 10*time.Millisecond)
+	id, ok := customID(offer, "pt:offer:", ".accept")
+	require.True(t, ok)
+	_, err := h.fake.Click(channelID, offer.ID, bob, id)
+	require.NoError(t, err)
+	h.waitTable("Banker: <@" + bob + ">")
+	h.deck.push(stack(t, "9C 7D 8S 9D"))
+	h.clickTable(alice, "deal")
+	p := h.panel(alice)
+	_, ok = customID(p, "pt:amt:", ":stake")
+	assert.True(t, ok, "alice stakes now that bob banks: %s", text(p))
+	h.audit()
+	h.noFailures()
+}

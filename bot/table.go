@@ -82,9 +82,10 @@ func (t *liveTable) inRound() bool { return t.g != nil && t.g.InRound() }
 
 func (t *liveTable) seated(m string) bool { return slices.Contains(t.seats, m) }
 
-// banker is who holds the bank now: the round's banker, or the owner between rounds.
+// banker is who holds the bank now: the round's banker while one is played, else the
+// owner the store has (a sale, an auction or a cut may have changed it since).
 func (t *liveTable) banker() string {
-	if t.g != nil {
+	if t.inRound() {
 		return t.g.Banker
 	}
 	return t.owner
