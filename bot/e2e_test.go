@@ -25,11 +25,17 @@ func TestClassicGame(t *testing.T) {
 	require.Contains(t, text(r.Message), "Stakes: waiting for")
 	require.Contains(t, text(r.Message), "cut chose the bank")
 
+	// R3.2: while the players stake, the banker has not seen the first card.
+	p := h.panel(alice)
+	require.Contains(t, text(p), "Bank: 🂠 — ?", text(p))
+	require.NotContains(t, text(p), "7♠")
 	for _, m := range []string{bob, carol, dave} {
 		h.amount(m, game.VerbStake, 10)
 	}
+	p = h.panel(alice)
+	require.Contains(t, text(p), "Bank: 7♠ 9♠ — 16", "after the stakes the banker sees both cards (R3.4)")
 	// Dave's pontoon was declared at once; bob plays first.
-	p := h.panel(bob)
+	p = h.panel(bob)
 	require.Contains(t, text(p), "8♥ 8♦")
 	h.do(bob, game.VerbSplit)
 	p = h.amount(bob, game.VerbBuy, 10) // hand 1: 8H 2C + TC = 20

@@ -320,8 +320,14 @@ func (b *Bot) renderPanel(lang string, t *liveTable, member, notice string) mess
 	r := g.Round
 	rules := g.Rules
 	if member == g.Banker {
-		v := game.Evaluate(game.Cards(r.BankerHand), rules, true)
-		lines = append(lines, b.cat.T(lang, "panel.bank_cards", "Cards", cardsText(game.Cards(r.BankerHand)), "Kind", b.kindText(lang, v.Kind.String(), v.Total)))
+		if g.Phase == game.PhaseStaking {
+			// R3.2: every player but the banker may look at the first card; the banker
+			// looks once the stakes are in (R3.4, R8.3).
+			lines = append(lines, b.cat.T(lang, "panel.bank_cards", "Cards", tableCards(r.BankerHand, false), "Kind", "?"))
+		} else {
+			v := game.Evaluate(game.Cards(r.BankerHand), rules, true)
+			lines = append(lines, b.cat.T(lang, "panel.bank_cards", "Cards", cardsText(game.Cards(r.BankerHand)), "Kind", b.kindText(lang, v.Kind.String(), v.Total)))
+		}
 	}
 	for _, h := range r.Hands {
 		if h.Player != member {
