@@ -36,7 +36,7 @@ type ictx struct {
 	pub     string // the server's language, for public messages
 	perms   int64
 	now     time.Time
-	answerd bool
+	resp    *discordgo.InteractionResponse // the reply, sent by handle once the handler has returned
 }
 
 // handle answers one interaction. It runs in discordgo's handler goroutine.
@@ -61,11 +61,14 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	defer func() {
 		if r := recover(); r != nil {
 			b.log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
+			c.resp = nil
 			b.fail(c, errors.New("internal error"))
+			b.send(c)
 		}
 	}()
 	if c.guild == "" || c.user == "" {
 		b.fail(c, refuse("err.guild_only"))
+		b.send(c)
 		return
 	}
 	// A redelivered interaction (same id) was answered the first time; answering again
@@ -73,6 +76,7 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	first, err := b.st.RememberInteraction(ctx, i.ID, c.now)
 	if err != nil {
 		b.fail(c, err)
+		b.send(c)
 		return
 	}
 	if !first {
@@ -90,6 +94,19 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	}
 	if err != nil {
 		b.fail(c, err)
+	}
+	b.send(c)
+}
+
+// send delivers the interaction's one initial response. Handlers only record it, so it
+// goes out after they return and have released the table's lock: a table does not wait
+// on Discord's network for the next click.
+func (b *Bot) send(c *ictx) {
+	if c.resp == nil || b.s == nil {
+		return
+	}
+	if err := b.s.InteractionRespond(c.i, c.resp, discordgo.WithContext(c.ctx)); err != nil {
+		b.log.Warn("interaction response refused", "interaction", c.i.ID, "err", err)
 	}
 }
 
@@ -116,13 +133,9 @@ func (b *Bot) lockedTable(c *ictx) (*liveTable, error) {
 	return t, nil
 }
 
-// respond sends the interaction's one initial response.
+// respond records the interaction's one initial response for handle to send.
 func (b *Bot) respond(c *ictx, r *discordgo.InteractionResponse) error {
-	c.answerd = true
-	err := b.s.InteractionRespond(c.i, r, discordgo.WithContext(c.ctx))
-	if err != nil {
-		b.log.Warn("interaction response refused", "interaction", c.i.ID, "err", err)
-	}
+	c.resp = r
 	return nil
 }
 
@@ -167,7 +180,7 @@ func (m message) data(flags discordgo.MessageFlags) *discordgo.InteractionRespon
 // fail answers with the reason an action was refused, in the member's language and only
 // to them. It is the one place errors become words.
 func (b *Bot) fail(c *ictx, err error) {
-	if c.answerd || b.s == nil {
+	if c.resp != nil {
 		b.log.Warn("error after the interaction was answered", "interaction", c.i.ID, "err", err)
 		return
 	}
