@@ -37,6 +37,8 @@ type Store interface {
 	SetSeats(ctx context.Context, tableID int64, members []string, now time.Time) error
 	SetTableMessage(ctx context.Context, tableID int64, messageID string) error
 	TableMessage(ctx context.Context, tableID int64) (string, error)
+	SetPendingPack(ctx context.Context, tableID int64, p store.PendingPack) error
+	Pending(ctx context.Context, tableID int64) (store.PendingPack, bool, error)
 	TableState(ctx context.Context, tableID int64) (store.TableState, error)
 	UpdateBank(ctx context.Context, p store.BankParams) error
 

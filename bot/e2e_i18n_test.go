@@ -39,7 +39,7 @@ func TestLocalizedGame(t *testing.T) {
 	require.Contains(t, text(r.Message), "250")
 
 	// id 8H 8D (split), pt 9C 5C, pl 7S 9S.
-	h.deck.push(stack(t, "8H 9C 7S 8D 5C 9S 2C 3C TC 9D KH 4S"))
+	h.nextRound(stack(t, "8H 9C 7S 8D 5C 9S 2C 3C TC 9D KH 4S"))
 	h.clickTable(indonesian, "deal")
 	h.amount(indonesian, game.VerbStake, 10)
 	h.amount(brazilian, game.VerbStake, 10)

@@ -35,7 +35,7 @@ func TestTableEditsCoalescedThrough429(t *testing.T) {
 	h := newHarness(t, func(o *bot.Options) { o.EditDelay = 300 * time.Millisecond })
 	h.seat(alice, nil, bob, carol)
 	h.deck.push(cutFor(t, 0, 3))
-	h.deck.push(stack(t, "9H TC 7S 5D 8C 9S 2C 3C"))
+	h.nextRound(stack(t, "9H TC 7S 5D 8C 9S 2C 3C"))
 	h.clickTable(alice, "deal")
 	msg := h.tableMessage()
 	before := h.fake.EditCount(msg.ID)
@@ -60,7 +60,7 @@ func TestHistoryFileReplays(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deck.push(cutFor(t, 0, 2))
-	h.deck.push(stack(t, "9H 7S 8D 9S"))
+	h.nextRound(stack(t, "9H 7S 8D 9S"))
 	h.clickTable(alice, "deal")
 	commitment := h.tableMessage().Embeds[0].Footer.Text
 	r := h.cmd(bob, sub("history", intOpt("round", 1)))
@@ -107,7 +107,7 @@ func TestSettingsAndStop(t *testing.T) {
 	require.Contains(t, text(r.Message), "already has an open table")
 
 	h.deck.push(cutFor(t, 1, 3)) // bob banks; carol 9H 8D, alice TC 8C, bob 7S 9S
-	h.deck.push(stack(t, "9H TC 7S 8D 8C 9S"))
+	h.nextRound(stack(t, "9H TC 7S 8D 8C 9S"))
 	h.clickTable(alice, "deal")
 	r = h.cmd(carol, sub("stop"))
 	require.Contains(t, text(r.Message), "Only the table's host")
@@ -188,7 +188,7 @@ func TestTableEditsRespectRateLimit(t *testing.T) {
 	h.fake.SetRateLimit(discordtest.RouteChannelMessageEdit, 2, time.Second)
 	h.seat(alice, nil, bob, carol)
 	h.deck.push(cutFor(t, 0, 3))
-	h.deck.push(stack(t, "9H TC 7S 8D 8C 9S 2C 3C"))
+	h.nextRound(stack(t, "9H TC 7S 8D 8C 9S 2C 3C"))
 	h.clickTable(alice, "deal")
 	h.amount(bob, game.VerbStake, 10)
 	h.amount(carol, game.VerbStake, 10)
@@ -196,5 +196,39 @@ func TestTableEditsRespectRateLimit(t *testing.T) {
 	h.do(carol, game.VerbStick)
 	h.do(alice, game.VerbStay)
 	h.waitTable("The round is settled")
+	h.noFailures()
+}
+
+// The table shows the next round's commitment before anyone presses Deal; that round is
+// dealt from exactly that pack, and its history file opens the commitment with its salt.
+func TestCommitmentShownBeforeTheDeal(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	before := h.waitTable("Round 1 will be dealt from the pack with commitment: ")
+	shown := before.Embeds[0].Footer.Text
+	shown = shown[strings.LastIndex(shown, " ")+1:]
+	require.Len(t, shown, 64)
+	h.deck.push(cutFor(t, 0, 2))
+	h.clickTable(alice, "deal")
+	require.Contains(t, h.tableMessage().Embeds[0].Footer.Text, "Round 1 shuffle commitment: "+shown)
+	// The pack is the bot's own (an unshuffled pack from the test's deck): bob AS 3S,
+	// alice 2S 4S. Bob twists 5S to 19 and sticks; alice draws 6S and stays on 12.
+	h.amount(bob, game.VerbStake, 5)
+	h.do(bob, game.VerbTwist)
+	h.do(bob, game.VerbStick)
+	h.do(alice, game.VerbDraw)
+	h.do(alice, game.VerbStay)
+	h.waitTable("The round is settled")
+	r := h.cmd(bob, sub("history", intOpt("round", 1)))
+	att := h.fake.Attachments(r.Message.ID)
+	require.Len(t, att, 1)
+	hist, err := game.ParseHistory(att[0].Data)
+	require.NoError(t, err)
+	assert.Equal(t, shown, hist.Rounds[0].Commitment)
+	_, rep, err := game.Replay(hist) // checks SHA-256(salt:pack) against the commitment
+	require.NoError(t, err)
+	assert.Equal(t, int64(1005), rep.Balances[bob])
+	// And the next round's commitment is on the table already.
+	h.waitTable("Round 2 will be dealt from the pack with commitment: ")
 	h.noFailures()
 }

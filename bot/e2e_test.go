@@ -19,7 +19,7 @@ func TestClassicGame(t *testing.T) {
 	// bob 8H 8D (a pair), carol 9C 5C, dave AD KD (pontoon), alice 7S 9S (16);
 	// then bob's split hands get 2C and 3C, bob buys TC, twists 9D; carol buys KH (bust);
 	// alice draws 4S.
-	h.deck.push(stack(t, "8H 9C AD 7S 8D 5C KD 9S 2C 3C TC 9D KH 4S"))
+	h.nextRound(stack(t, "8H 9C AD 7S 8D 5C KD 9S 2C 3C TC 9D KH 4S"))
 	r := h.clickTable(bob, "deal")
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type)
 	require.Contains(t, text(r.Message), "Stakes: waiting for")
@@ -61,7 +61,7 @@ func TestClassicGame(t *testing.T) {
 	h.audit()
 
 	// Round 2: dave banks (R6.2). Play order alice, bob, carol.
-	h.deck.push(stack(t, "TH 9H 8C 2D 9S 8S 7H 3S"))
+	h.nextRound(stack(t, "TH 9H 8C 2D 9S 8S 7H 3S"))
 	h.clickTable(carol, "deal")
 	h.amount(alice, game.VerbStake, 5)
 	h.amount(bob, game.VerbStake, 5)

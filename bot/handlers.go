@@ -161,6 +161,7 @@ func (b *Bot) cmdStart(c *ictx, o options) error {
 	b.mu.Unlock()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	b.preparePack(c.ctx, t, tb.RoundNumber+1, nil)
 	m := b.renderTable(c.pub, t)
 	sent, err := b.s.ChannelMessageSendComplex(c.channel, &discordgo.MessageSend{Embeds: m.Embeds, Components: m.Components,
 		AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(c.ctx))

@@ -286,6 +286,22 @@ func (h *harness) amount(user string, verb game.Verb, n int64) *discordgo.Messag
 	return r.Message
 }
 
+// nextRound makes pack the one the table's next round is dealt from: the test's stand-in
+// for the shuffle, recorded with its commitment as the bot records its own.
+func (h *harness) nextRound(pack []game.Card) {
+	h.t.Helper()
+	ctx := context.Background()
+	tb, err := h.st.TableByChannel(ctx, guildID, channelID)
+	require.NoError(h.t, err)
+	cards := make([]string, len(pack))
+	for i, c := range pack {
+		cards[i] = c.String()
+	}
+	const salt = "5eed5eed"
+	require.NoError(h.t, h.st.SetPendingPack(ctx, tb.ID, store.PendingPack{ForRound: tb.RoundNumber + 1, Pack: cards, Salt: salt,
+		Commitment: game.Commitment(pack, salt)}))
+}
+
 func (h *harness) balance(member string) int64 {
 	h.t.Helper()
 	w, err := h.st.Wallet(context.Background(), guildID, member)

@@ -143,6 +143,9 @@ func (b *Bot) renderTable(lang string, t *liveTable) message {
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: b.cat.T(lang, "table.result_title"), Value: next + "\n" + shuffle})
 	}
 	var footer []string
+	if !t.inRound() && t.pending != nil && t.pending.ForRound == t.round.Number+1 && !t.closed {
+		footer = append(footer, b.cat.T(lang, "table.next_commitment", "Round", t.pending.ForRound, "Commitment", t.pending.Commitment))
+	}
 	if t.round.Commitment != "" {
 		footer = append(footer, b.cat.T(lang, "table.commitment", "Round", t.round.Number, "Commitment", t.round.Commitment))
 		if g != nil && g.Round != nil && g.Round.Outcome != nil {

@@ -54,6 +54,8 @@ type liveTable struct {
 	cut    *cutResult
 	notice string // a public line about the last event (timeouts, sales)
 
+	pending *store.PendingPack // the next deal's pack, committed to and shown before the deal
+
 	recovered bool // deadline came from a restart: keep it, so a timer that ran out while down fires at once
 
 	closing  bool // stop after this round
@@ -125,6 +127,11 @@ func (b *Bot) loadLive(ctx context.Context, tb store.Table) (*liveTable, error) 
 		return nil, err
 	}
 	t.kitty = st.Kitty
+	if p, ok, err := b.st.Pending(ctx, tb.ID); err != nil {
+		return nil, err
+	} else if ok {
+		t.pending = &p
+	}
 	if tb.RoundNumber > 0 {
 		if t.round, err = b.st.Round(ctx, tb.ID, tb.RoundNumber); err != nil {
 			return nil, err
@@ -277,6 +284,9 @@ func (b *Bot) apply(ctx context.Context, t *liveTable, a game.Action, interactio
 		t.owner = g.Banker
 		t.kitty = g.Kitty
 		b.afterRound(ctx, t)
+		if !t.closed {
+			b.preparePack(ctx, t, t.round.Number+1, p.Finish.NextPack)
+		}
 	}
 	b.armTimer(t)
 	b.scheduleEdit(t)
@@ -421,18 +431,35 @@ func (b *Bot) deal(ctx context.Context, t *liveTable) error {
 		return err
 	}
 	decks := t.cfg.Rules.DecksFor(len(g.Seats))
+	// The pack committed to before the deal (shown on the table), if it still fits the
+	// number of packs the seats need; else the pack carried from the last round (R6.1),
+	// else a fresh shuffle, committed to now.
 	var pack []game.Card
-	if len(tb.NextPack) == 52*decks {
-		pack, err = game.ParseCards(tb.NextPack)
+	var salt, commitment string
+	if p, ok, err := b.st.Pending(ctx, t.id); err != nil {
+		return err
+	} else if ok && p.ForRound == tb.RoundNumber+1 && len(p.Pack) == 52*decks {
+		if pack, err = game.ParseCards(p.Pack); err == nil {
+			salt, commitment = p.Salt, p.Commitment
+		} else {
+			pack = nil
+		}
 	}
-	if pack == nil || err != nil {
+	if pack == nil && len(tb.NextPack) == 52*decks {
+		if pack, err = game.ParseCards(tb.NextPack); err != nil {
+			pack = nil
+		}
+	}
+	if pack == nil {
 		if pack, err = b.shuffled(decks); err != nil {
 			return err
 		}
 	}
-	salt, err := b.randomHex(16)
-	if err != nil {
-		return err
+	if salt == "" {
+		if salt, err = b.randomHex(16); err != nil {
+			return err
+		}
+		commitment = game.Commitment(pack, salt)
 	}
 	snap := game.HistoryTable{Seats: slices.Clone(g.Seats), Banker: g.Banker, Balances: map[string]int64{}, Kitty: g.Kitty}
 	for k, v := range g.Balances {
@@ -441,7 +468,6 @@ func (b *Bot) deal(ctx context.Context, t *liveTable) error {
 	if err := g.Deal(pack); err != nil {
 		return err
 	}
-	commitment := game.Commitment(pack, salt)
 	h := game.History{Format: game.HistoryFormat, Rules: t.cfg.Rules, Table: snap,
 		Rounds: []game.HistoryRound{{Pack: cardStrings(pack), Actions: []string{}, Commitment: commitment}}}
 	hj, err := json.Marshal(h)
@@ -457,4 +483,34 @@ func (b *Bot) deal(ctx context.Context, t *liveTable) error {
 	t.notice = ""
 	b.armTimer(t)
 	return nil
+}
+
+// preparePack draws the next round's pack now, so its commitment can be shown on the table
+// before anyone presses Deal: the pack carried from the last round when it had no
+// pontoon (R6.1), else a fresh shuffle. A failure is only logged: the deal then commits to
+// a fresh pack itself. t.mu must be held.
+func (b *Bot) preparePack(ctx context.Context, t *liveTable, forRound int, carried []string) {
+	decks := t.cfg.Rules.DecksFor(max(len(t.seats), 2))
+	var pack []game.Card
+	if len(carried) == 52*decks {
+		pack, _ = game.ParseCards(carried)
+	}
+	var err error
+	if pack == nil {
+		if pack, err = b.shuffled(decks); err != nil {
+			b.log.Error("next pack not prepared", "table", t.id, "err", err)
+			return
+		}
+	}
+	salt, err := b.randomHex(16)
+	if err != nil {
+		b.log.Error("next pack not prepared", "table", t.id, "err", err)
+		return
+	}
+	p := store.PendingPack{ForRound: forRound, Pack: cardStrings(pack), Salt: salt, Commitment: game.Commitment(pack, salt)}
+	if err := b.st.SetPendingPack(ctx, t.id, p); err != nil {
+		b.log.Error("next pack not prepared", "table", t.id, "err", err)
+		return
+	}
+	t.pending = &p
 }

@@ -16,11 +16,12 @@ import (
 // Then the fake asks for a reconnect (op 7), and at last ends the session,
 // so the bot must identify again.
 //
-// The heartbeat interval is long on purpose: discordgo's heartbeat goroutine
-// also reconnects when a heartbeat cannot be written, and racing the reader's
-// reconnect it can close the new connection with 1000, which ends the
-// session (see README: discordgo traps). That is discordgo's behaviour, not
-// the fake's, and this test is about resuming.
+// Before each blow the test waits for the connection's first heartbeat:
+// discordgo's heartbeat goroutine starts by taking the session lock, and if
+// Close holds it (for its one-second sleep) the goroutine later writes to the
+// dead connection, calls Close again and closes the new connection with
+// 1000, which ends the session (README: discordgo traps). That is
+// discordgo's behaviour, not the fake's; this test is about resuming.
 func TestResume(t *testing.T) {
 	h := newHarness(t, func(s *discordgo.Session) { s.ShouldReconnectOnError = true },
 		discordtest.WithHeartbeatInterval(time.Minute))
@@ -28,7 +29,14 @@ func TestResume(t *testing.T) {
 	h.handle("again", func(s *discordgo.Session, i *discordgo.InteractionCreate) error {
 		return s.InteractionRespond(i.Interaction, ephemeral("back"))
 	})
+	beats := 0
+	settled := func() {
+		t.Helper()
+		require.Eventually(t, func() bool { return srv.GatewayState().Heartbeats > beats }, 5*time.Second, 5*time.Millisecond)
+		beats = srv.GatewayState().Heartbeats
+	}
 
+	settled()
 	srv.Disconnect()
 	r, err := h.probe(alice, "again") // sent while the bot is away
 	require.NoError(t, err)
@@ -38,22 +46,25 @@ func TestResume(t *testing.T) {
 	assert.Equal(t, 1, st.Identifies)
 	assert.Equal(t, 1, st.Resumes)
 
+	settled()
 	srv.RequestReconnect()
-	if !assert.Eventually(t, func() bool { return srv.GatewayState().Resumes == 2 }, 5*time.Second, 20*time.Millisecond) {
-		t.Fatalf("state %+v", srv.GatewayState())
-	}
+	require.Eventually(t, func() bool { return srv.GatewayState().Resumes == 2 }, 5*time.Second, 10*time.Millisecond)
 	require.True(t, srv.WaitReady(5*time.Second))
 	_, err = h.probe(alice, "again")
 	require.NoError(t, err)
 	require.NoError(t, h.handlerErr(t))
 
+	settled()
 	srv.InvalidateSessions()
-	require.Eventually(t, func() bool { return srv.GatewayState().Identifies == 2 }, 5*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return srv.GatewayState().Identifies == 2 }, 5*time.Second, 10*time.Millisecond)
 	require.True(t, srv.WaitReady(5*time.Second))
 	_, err = h.probe(alice, "again")
 	require.NoError(t, err)
 	require.NoError(t, h.handlerErr(t))
-	assert.GreaterOrEqual(t, srv.GatewayState().Invalidated, 1)
+	st = srv.GatewayState()
+	assert.Equal(t, 2, st.Resumes)
+	assert.Equal(t, 2, st.Identifies)
+	assert.Equal(t, 1, st.Invalidated)
 	assert.Empty(t, srv.Failures())
 }
 
