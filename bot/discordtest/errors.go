@@ -24,7 +24,15 @@ func (e fieldError) String() string {
 }
 
 func joinPath(base string, elem any) string {
-	s := fmt.Sprint(elem)
+	var s string
+	switch e := elem.(type) {
+	case string:
+		s = e
+	case int:
+		s = strconv.Itoa(e)
+	default:
+		s = fmt.Sprint(elem)
+	}
 	if base == "" {
 		return s
 	}

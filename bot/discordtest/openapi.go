@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,19 +20,48 @@ import (
 const SpecEnv = "PONTOON_DISCORD_OPENAPI"
 
 // openAPI is the part of Discord's OpenAPI 3.1 spec the fake uses: the JSON
-// request body schema of each operation, validated by a small JSON Schema
-// interpreter covering the keywords those schemas use ($ref, type (also as a
-// list, with null), properties, required, additionalProperties,
+// request body schema of each operation, compiled once and checked by a small
+// JSON Schema interpreter covering the keywords those schemas use ($ref, type
+// (also as a list, with null), properties, required, additionalProperties,
 // min/maxProperties, min/maxLength, pattern, min/maxItems, uniqueItems,
 // items, minimum/maximum, enum, const, allOf, anyOf, oneOf). format is not
 // checked.
 type openAPI struct {
-	path    string
-	schemas map[string]any
-	ops     map[string]any // "POST /channels/{channel_id}/messages" -> schema
+	path  string
+	named map[string]*schemaNode
+	ops   map[string]*schemaNode // "POST /channels/{channel_id}/messages" -> request body
+}
 
-	reMu sync.Mutex
-	res  map[string]*regexp.Regexp
+// schemaNode is one compiled schema.
+type schemaNode struct {
+	isBool, allow bool // a boolean schema: true allows anything, false nothing
+	ref           *schemaNode
+	onlyRef       bool     // the schema is nothing but a $ref
+	types         []string // nil: any type
+	enum          []any
+	hasEnum       bool
+	constV        any
+	hasConst      bool
+	minLen        int // -1: none
+	maxLen        int
+	pattern       *regexp.Regexp
+	patternSrc    string
+	minimum       json.Number // "": none
+	maximum       json.Number
+	exMin, exMax  json.Number
+	minItems      int
+	maxItems      int
+	unique        bool
+	items         *schemaNode
+	required      []string
+	props         map[string]*schemaNode
+	addl          *schemaNode
+	minProps      int
+	maxProps      int
+	allOf         []*schemaNode
+	anyOf         []*schemaNode
+	oneOf         []*schemaNode
+	typeProp      []any // allowed values of properties.type (enum or const), for quick rejection
 }
 
 var specCache struct {
@@ -66,7 +94,7 @@ func findSpec() string {
 	}
 }
 
-// loadSpec parses the spec at path once per process.
+// loadSpec parses and compiles the spec at path once per process.
 func loadSpec(path string) (*openAPI, error) {
 	specCache.Lock()
 	defer specCache.Unlock()
@@ -86,14 +114,15 @@ func loadSpec(path string) (*openAPI, error) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	o := &openAPI{path: path, schemas: map[string]any{}, ops: map[string]any{}, res: map[string]*regexp.Regexp{}}
+	schemas := map[string]any{}
 	for name, s := range doc.Components.Schemas {
 		v, err := decodeJSON(s)
 		if err != nil {
 			return nil, fmt.Errorf("schema %s: %w", name, err)
 		}
-		o.schemas[name] = v
+		schemas[name] = v
 	}
+	ops := map[string]any{}
 	for p, methods := range doc.Paths {
 		for m, opRaw := range methods {
 			var op struct {
@@ -114,17 +143,130 @@ func loadSpec(path string) (*openAPI, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", m, p, err)
 			}
-			o.ops[strings.ToUpper(m)+" "+p] = v
+			ops[strings.ToUpper(m)+" "+p] = v
 		}
 	}
-	if len(o.ops) == 0 {
+	if len(ops) == 0 {
 		return nil, fmt.Errorf("%s: no request bodies found", path)
 	}
+	o, err := newOpenAPI(schemas, ops)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	o.path = path
 	if specCache.byPath == nil {
 		specCache.byPath = map[string]*openAPI{}
 	}
 	specCache.byPath[path] = o
 	return o, nil
+}
+
+// newOpenAPI compiles named schemas (components.schemas) and operations.
+func newOpenAPI(schemas map[string]any, ops map[string]any) (*openAPI, error) {
+	o := &openAPI{named: map[string]*schemaNode{}, ops: map[string]*schemaNode{}}
+	for name := range schemas {
+		o.named[name] = &schemaNode{} // placeholders, so $refs can point at them
+	}
+	for name, raw := range schemas {
+		n, err := o.compile(raw)
+		if err != nil {
+			return nil, fmt.Errorf("schema %s: %w", name, err)
+		}
+		*o.named[name] = *n
+	}
+	for op, raw := range ops {
+		n, err := o.compile(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		o.ops[op] = n
+	}
+	return o, nil
+}
+
+func (o *openAPI) compile(v any) (*schemaNode, error) {
+	switch s := v.(type) {
+	case bool:
+		return &schemaNode{isBool: true, allow: s}, nil
+	case map[string]any:
+		n := &schemaNode{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
+		var err error
+		if ref, ok := s["$ref"].(string); ok {
+			n.ref = o.named[strings.TrimPrefix(ref, "#/components/schemas/")]
+			n.onlyRef = len(s) == 1
+		}
+		switch t := s["type"].(type) {
+		case string:
+			n.types = []string{t}
+		case []any:
+			for _, e := range t {
+				if str, ok := e.(string); ok {
+					n.types = append(n.types, str)
+				}
+			}
+		}
+		n.enum, n.hasEnum = s["enum"].([]any)
+		n.constV, n.hasConst = s["const"]
+		n.minLen, n.maxLen = intKeyword(s, "minLength"), intKeyword(s, "maxLength")
+		n.minItems, n.maxItems = intKeyword(s, "minItems"), intKeyword(s, "maxItems")
+		n.minProps, n.maxProps = intKeyword(s, "minProperties"), intKeyword(s, "maxProperties")
+		if p, ok := s["pattern"].(string); ok {
+			n.patternSrc = p
+			n.pattern, _ = regexp.Compile(p) // a pattern RE2 cannot express is skipped
+		}
+		n.minimum, _ = s["minimum"].(json.Number)
+		n.maximum, _ = s["maximum"].(json.Number)
+		n.exMin, _ = s["exclusiveMinimum"].(json.Number)
+		n.exMax, _ = s["exclusiveMaximum"].(json.Number)
+		n.unique, _ = s["uniqueItems"].(bool)
+		if it, ok := s["items"]; ok {
+			if n.items, err = o.compile(it); err != nil {
+				return nil, err
+			}
+		}
+		if req, ok := s["required"].([]any); ok {
+			for _, r := range req {
+				if name, ok := r.(string); ok {
+					n.required = append(n.required, name)
+				}
+			}
+		}
+		if props, ok := s["properties"].(map[string]any); ok {
+			n.props = map[string]*schemaNode{}
+			for k, ps := range props {
+				if n.props[k], err = o.compile(ps); err != nil {
+					return nil, err
+				}
+			}
+			if ts, ok := props["type"].(map[string]any); ok {
+				if e, ok := ts["enum"].([]any); ok {
+					n.typeProp = e
+				} else if c, ok := ts["const"]; ok {
+					n.typeProp = []any{c}
+				}
+			}
+		}
+		if a, ok := s["additionalProperties"]; ok {
+			if n.addl, err = o.compile(a); err != nil {
+				return nil, err
+			}
+		}
+		for _, kw := range [...]struct {
+			key string
+			dst *[]*schemaNode
+		}{{"allOf", &n.allOf}, {"anyOf", &n.anyOf}, {"oneOf", &n.oneOf}} {
+			list, _ := s[kw.key].([]any)
+			for _, sub := range list {
+				c, err := o.compile(sub)
+				if err != nil {
+					return nil, err
+				}
+				*kw.dst = append(*kw.dst, c)
+			}
+		}
+		return n, nil
+	}
+	return nil, fmt.Errorf("schema of type %T", v)
 }
 
 // decodeJSON decodes with json.Number so integers keep every digit.
@@ -144,104 +286,82 @@ func decodeJSON(b []byte) (any, error) {
 // validateOp checks body against the request schema of the operation
 // "METHOD /template". An operation the spec does not describe passes.
 func (o *openAPI) validateOp(op string, body any) []fieldError {
-	s, ok := o.ops[op]
+	n, ok := o.ops[op]
 	if !ok {
 		return nil
 	}
-	return o.check(s, body, "", 0)
+	return o.check(n, body, "", 0)
 }
 
 const maxSchemaDepth = 64
 
-func (o *openAPI) check(schema, v any, path string, depth int) []fieldError {
+func (o *openAPI) check(n *schemaNode, v any, path string, depth int) []fieldError {
+	if n == nil {
+		return nil
+	}
 	if depth > maxSchemaDepth {
 		return []fieldError{invalid(path, "SCHEMA_TOO_DEEP", "Value is nested too deeply.")}
 	}
-	switch s := schema.(type) {
-	case bool:
-		if !s {
+	if n.isBool {
+		if !n.allow {
 			return []fieldError{invalid(path, "UNKNOWN_FIELD", "Field is not allowed.")}
 		}
 		return nil
-	case map[string]any:
-		return o.checkObject(s, v, path, depth)
-	default:
-		return nil
 	}
-}
-
-func (o *openAPI) checkObject(s map[string]any, v any, path string, depth int) []fieldError {
 	var errs []fieldError
-	if ref, ok := s["$ref"].(string); ok {
-		name := strings.TrimPrefix(ref, "#/components/schemas/")
-		if target, ok := o.schemas[name]; ok {
-			errs = append(errs, o.check(target, v, path, depth+1)...)
+	if n.ref != nil {
+		errs = append(errs, o.check(n.ref, v, path, depth+1)...)
+	}
+	if n.types != nil {
+		// Discord takes integers written as strings (permissions, snowflakes);
+		// discordgo sends default_member_permissions that way.
+		if num, ok := numericString(v); ok && typeAllows(n.types, "integer") && !typeAllows(n.types, "string") {
+			v = num
+		}
+		if !typeMatches(n.types, v) {
+			return append(errs, invalid(path, typeCode(n.types), fmt.Sprintf("Must be of type %s.", typeName(n.types))))
 		}
 	}
-
-	// Discord takes integers written as strings (permissions, snowflakes);
-	// discordgo sends default_member_permissions that way.
-	if n, ok := numericString(v); ok && typeAllows(s["type"], "integer") && !typeAllows(s["type"], "string") {
-		v = n
-	}
-
-	if t, ok := s["type"]; ok && !typeMatches(t, v) {
-		return append(errs, invalid(path, typeCode(t), fmt.Sprintf("Must be of type %s.", typeName(t))))
-	}
-	if e, ok := s["enum"].([]any); ok {
+	if n.hasEnum {
 		match := false
-		for _, c := range e {
+		for _, c := range n.enum {
 			if jsonEqual(c, v) {
 				match = true
 				break
 			}
 		}
 		if !match {
-			errs = append(errs, invalid(path, "BASE_TYPE_CHOICES", fmt.Sprintf("Value must be one of %s.", compactJSON(e))))
+			errs = append(errs, invalid(path, "BASE_TYPE_CHOICES", fmt.Sprintf("Value must be one of %s.", compactJSON(n.enum))))
 		}
 	}
-	if c, ok := s["const"]; ok && !jsonEqual(c, v) {
-		errs = append(errs, invalid(path, "BASE_TYPE_CHOICES", fmt.Sprintf("Value must be %s.", compactJSON(c))))
+	if n.hasConst && !jsonEqual(n.constV, v) {
+		errs = append(errs, invalid(path, "BASE_TYPE_CHOICES", fmt.Sprintf("Value must be %s.", compactJSON(n.constV))))
 	}
 
 	switch x := v.(type) {
 	case string:
-		n := utf8.RuneCountInString(x)
-		if m, ok := intKeyword(s, "maxLength"); ok && n > m {
-			errs = append(errs, maxLen(path, m))
-		}
-		if m, ok := intKeyword(s, "minLength"); ok && n < m {
-			errs = append(errs, minLen(path, m))
-		}
-		if p, ok := s["pattern"].(string); ok {
-			if re := o.regexp(p); re != nil && !re.MatchString(x) {
-				errs = append(errs, invalid(path, "STRING_TYPE_REGEX", fmt.Sprintf("String value did not match validation regex %s.", p)))
+		if n.maxLen >= 0 || n.minLen >= 0 {
+			l := utf8.RuneCountInString(x)
+			if n.maxLen >= 0 && l > n.maxLen {
+				errs = append(errs, maxLen(path, n.maxLen))
 			}
+			if n.minLen >= 0 && l < n.minLen {
+				errs = append(errs, minLen(path, n.minLen))
+			}
+		}
+		if n.pattern != nil && !n.pattern.MatchString(x) {
+			errs = append(errs, invalid(path, "STRING_TYPE_REGEX", fmt.Sprintf("String value did not match validation regex %s.", n.patternSrc)))
 		}
 	case json.Number:
-		r, ok := new(big.Rat).SetString(x.String())
-		if ok {
-			if m, ok := ratKeyword(s, "maximum"); ok && r.Cmp(m) > 0 {
-				errs = append(errs, invalid(path, "NUMBER_TYPE_MAX", fmt.Sprintf("Value should be less than or equal to %s.", m.RatString())))
-			}
-			if m, ok := ratKeyword(s, "minimum"); ok && r.Cmp(m) < 0 {
-				errs = append(errs, invalid(path, "NUMBER_TYPE_MIN", fmt.Sprintf("Value should be greater than or equal to %s.", m.RatString())))
-			}
-			if m, ok := ratKeyword(s, "exclusiveMaximum"); ok && r.Cmp(m) >= 0 {
-				errs = append(errs, invalid(path, "NUMBER_TYPE_MAX", fmt.Sprintf("Value should be less than %s.", m.RatString())))
-			}
-			if m, ok := ratKeyword(s, "exclusiveMinimum"); ok && r.Cmp(m) <= 0 {
-				errs = append(errs, invalid(path, "NUMBER_TYPE_MIN", fmt.Sprintf("Value should be greater than %s.", m.RatString())))
-			}
-		}
+		errs = append(errs, checkRange(n, x, path)...)
 	case []any:
-		if m, ok := intKeyword(s, "maxItems"); ok && len(x) > m {
-			errs = append(errs, maxLen(path, m))
+		if n.maxItems >= 0 && len(x) > n.maxItems {
+			errs = append(errs, maxLen(path, n.maxItems))
 		}
-		if m, ok := intKeyword(s, "minItems"); ok && len(x) < m {
-			errs = append(errs, minLen(path, m))
+		if n.minItems >= 0 && len(x) < n.minItems {
+			errs = append(errs, minLen(path, n.minItems))
 		}
-		if u, _ := s["uniqueItems"].(bool); u {
+		if n.unique {
 			seen := map[string]bool{}
 			for _, item := range x {
 				k := canonicalJSON(item)
@@ -252,58 +372,49 @@ func (o *openAPI) checkObject(s map[string]any, v any, path string, depth int) [
 				seen[k] = true
 			}
 		}
-		if items, ok := s["items"]; ok {
+		if n.items != nil {
 			for i, item := range x {
-				errs = append(errs, o.check(items, item, joinPath(path, i), depth+1)...)
+				errs = append(errs, o.check(n.items, item, joinPath(path, i), depth+1)...)
 			}
 		}
 	case map[string]any:
-		if m, ok := intKeyword(s, "maxProperties"); ok && len(x) > m {
-			errs = append(errs, maxLen(path, m))
+		if n.maxProps >= 0 && len(x) > n.maxProps {
+			errs = append(errs, maxLen(path, n.maxProps))
 		}
-		if m, ok := intKeyword(s, "minProperties"); ok && len(x) < m {
-			errs = append(errs, minLen(path, m))
+		if n.minProps >= 0 && len(x) < n.minProps {
+			errs = append(errs, minLen(path, n.minProps))
 		}
-		if req, ok := s["required"].([]any); ok {
-			for _, r := range req {
-				name, _ := r.(string)
-				if _, present := x[name]; !present {
-					errs = append(errs, required(joinPath(path, name)))
-				}
+		for _, name := range n.required {
+			if _, present := x[name]; !present {
+				errs = append(errs, required(joinPath(path, name)))
 			}
 		}
-		props, _ := s["properties"].(map[string]any)
-		addl, hasAddl := s["additionalProperties"]
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if ps, ok := props[k]; ok {
-				errs = append(errs, o.check(ps, x[k], joinPath(path, k), depth+1)...)
-			} else if hasAddl {
-				errs = append(errs, o.check(addl, x[k], joinPath(path, k), depth+1)...)
+		if n.props != nil || n.addl != nil {
+			// Map order does not matter: errInvalidForm sorts the errors.
+			for k, val := range x {
+				if ps, ok := n.props[k]; ok {
+					errs = append(errs, o.check(ps, val, joinPath(path, k), depth+1)...)
+				} else if n.addl != nil {
+					errs = append(errs, o.check(n.addl, val, joinPath(path, k), depth+1)...)
+				}
 			}
 		}
 	}
 
-	if all, ok := s["allOf"].([]any); ok {
-		for _, sub := range all {
-			errs = append(errs, o.check(sub, v, path, depth+1)...)
-		}
+	for _, sub := range n.allOf {
+		errs = append(errs, o.check(sub, v, path, depth+1)...)
 	}
-	if anyOf, ok := s["anyOf"].([]any); ok {
-		if ok, best := o.union(anyOf, v, path, depth); ok == 0 {
+	if n.anyOf != nil {
+		if matched, best := o.union(n.anyOf, v, path, depth); matched == 0 {
 			errs = append(errs, best...)
 		}
 	}
-	if oneOf, ok := s["oneOf"].([]any); ok {
-		n, best := o.union(oneOf, v, path, depth)
+	if n.oneOf != nil {
+		matched, best := o.union(n.oneOf, v, path, depth)
 		switch {
-		case n == 0:
+		case matched == 0:
 			errs = append(errs, best...)
-		case n > 1:
+		case matched > 1:
 			errs = append(errs, invalid(path, "UNION_TYPE_CHOICES", "Value matches more than one allowed type."))
 		}
 	}
@@ -312,12 +423,18 @@ func (o *openAPI) checkObject(s map[string]any, v any, path string, depth int) [
 
 // union validates v against each branch and returns how many matched and,
 // when none did, the errors of the branch v most plausibly meant: one whose
-// type and "type" discriminator fit, with the fewest errors.
-func (o *openAPI) union(branches []any, v any, path string, depth int) (int, []fieldError) {
+// type and "type" discriminator fit, with the fewest errors. Branches whose
+// JSON type or "type" discriminator cannot fit are skipped cheaply.
+func (o *openAPI) union(branches []*schemaNode, v any, path string, depth int) (int, []fieldError) {
 	matched := 0
 	var best []fieldError
 	bestScore := -1
+	checked := 0
 	for _, b := range branches {
+		if quickReject(b, v) {
+			continue
+		}
+		checked++
 		errs := o.check(b, v, path, depth+1)
 		if len(errs) == 0 {
 			matched++
@@ -334,50 +451,115 @@ func (o *openAPI) union(branches []any, v any, path string, depth int) (int, []f
 			bestScore, best = score, errs
 		}
 	}
+	if matched == 0 && checked == 0 {
+		// Every branch was ruled out by kind: explain with the first one.
+		for _, b := range branches {
+			if errs := o.check(b, v, path, depth+1); len(errs) > 0 {
+				return 0, errs
+			}
+		}
+	}
 	return matched, best
 }
 
-func (o *openAPI) regexp(p string) *regexp.Regexp {
-	o.reMu.Lock()
-	defer o.reMu.Unlock()
-	if re, ok := o.res[p]; ok {
-		return re
+// quickReject reports whether v certainly fails n, judging only its JSON
+// type and, for objects, the allowed values of its "type" property.
+func quickReject(n *schemaNode, v any) bool {
+	for i := 0; n != nil && n.onlyRef && i < 8; i++ {
+		n = n.ref
 	}
-	re, err := regexp.Compile(p)
-	if err != nil {
-		re = nil // a pattern RE2 cannot express is skipped
+	if n == nil || n.isBool {
+		return false
 	}
-	o.res[p] = re
-	return re
+	if n.types != nil {
+		if _, isStr := v.(string); !(isStr && typeAllows(n.types, "integer")) && !typeMatches(n.types, v) {
+			return true
+		}
+	}
+	if n.typeProp == nil {
+		return false
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	tv, present := obj["type"]
+	if !present {
+		return false
+	}
+	for _, c := range n.typeProp {
+		if jsonEqual(c, tv) {
+			return false
+		}
+	}
+	return true
 }
 
-func typeAllows(t any, name string) bool {
-	switch x := t.(type) {
-	case string:
-		return x == name || (name == "integer" && x == "number")
-	case []any:
-		for _, e := range x {
-			if typeAllows(e, name) {
-				return true
+// checkRange applies minimum, maximum and their exclusive forms, in int64
+// when both sides fit and exactly (big.Rat) otherwise.
+func checkRange(n *schemaNode, x json.Number, path string) []fieldError {
+	var errs []fieldError
+	var r *big.Rat
+	for _, b := range [...]struct {
+		k     string
+		bound json.Number
+	}{{"maximum", n.maximum}, {"minimum", n.minimum}, {"exclusiveMaximum", n.exMax}, {"exclusiveMinimum", n.exMin}} {
+		if b.bound == "" {
+			continue
+		}
+		var cmp int
+		xi, err1 := strconv.ParseInt(string(x), 10, 64)
+		bi, err2 := strconv.ParseInt(string(b.bound), 10, 64)
+		if err1 == nil && err2 == nil {
+			switch {
+			case xi < bi:
+				cmp = -1
+			case xi > bi:
+				cmp = 1
 			}
+		} else {
+			if r == nil {
+				var ok bool
+				if r, ok = new(big.Rat).SetString(x.String()); !ok {
+					return nil
+				}
+			}
+			br, ok := new(big.Rat).SetString(b.bound.String())
+			if !ok {
+				continue
+			}
+			cmp = r.Cmp(br)
+		}
+		switch {
+		case b.k == "maximum" && cmp > 0:
+			errs = append(errs, invalid(path, "NUMBER_TYPE_MAX", fmt.Sprintf("Value should be less than or equal to %s.", b.bound)))
+		case b.k == "minimum" && cmp < 0:
+			errs = append(errs, invalid(path, "NUMBER_TYPE_MIN", fmt.Sprintf("Value should be greater than or equal to %s.", b.bound)))
+		case b.k == "exclusiveMaximum" && cmp >= 0:
+			errs = append(errs, invalid(path, "NUMBER_TYPE_MAX", fmt.Sprintf("Value should be less than %s.", b.bound)))
+		case b.k == "exclusiveMinimum" && cmp <= 0:
+			errs = append(errs, invalid(path, "NUMBER_TYPE_MIN", fmt.Sprintf("Value should be greater than %s.", b.bound)))
+		}
+	}
+	return errs
+}
+
+func typeAllows(types []string, name string) bool {
+	for _, t := range types {
+		if t == name || (name == "integer" && t == "number") {
+			return true
 		}
 	}
 	return false
 }
 
-func typeMatches(t any, v any) bool {
-	switch x := t.(type) {
-	case string:
-		return matchesType(x, v)
-	case []any:
-		for _, e := range x {
-			if s, ok := e.(string); ok && matchesType(s, v) {
-				return true
-			}
+func typeMatches(types []string, v any) bool {
+	for _, t := range types {
+		if matchesType(t, v) {
+			return true
 		}
-		return false
 	}
-	return true
+	return false
 }
 
 func matchesType(t string, v any) bool {
@@ -404,27 +586,18 @@ func matchesType(t string, v any) bool {
 		if !ok {
 			return false
 		}
+		if _, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+			return true
+		}
 		r, ok := new(big.Rat).SetString(n.String())
 		return ok && r.IsInt()
 	}
 	return true
 }
 
-func typeName(t any) string {
-	switch x := t.(type) {
-	case string:
-		return x
-	case []any:
-		var parts []string
-		for _, e := range x {
-			parts = append(parts, fmt.Sprint(e))
-		}
-		return strings.Join(parts, " or ")
-	}
-	return fmt.Sprint(t)
-}
+func typeName(types []string) string { return strings.Join(types, " or ") }
 
-func typeCode(t any) string {
+func typeCode(t []string) string {
 	switch {
 	case typeAllows(t, "integer") && !typeAllows(t, "string"):
 		return "NUMBER_TYPE_COERCE"
@@ -453,36 +626,48 @@ func numericString(v any) (json.Number, bool) {
 	return json.Number(s), true
 }
 
-func intKeyword(s map[string]any, k string) (int, bool) {
+// intKeyword reads a non-negative integer keyword, -1 when absent.
+func intKeyword(s map[string]any, k string) int {
 	n, ok := s[k].(json.Number)
 	if !ok {
-		return 0, false
+		return -1
 	}
 	i, err := n.Int64()
-	if err != nil {
-		return 0, false
+	if err != nil || i < 0 {
+		return -1
 	}
-	return int(i), true
-}
-
-func ratKeyword(s map[string]any, k string) (*big.Rat, bool) {
-	n, ok := s[k].(json.Number)
-	if !ok {
-		return nil, false
-	}
-	return new(big.Rat).SetString(n.String())
+	return int(i)
 }
 
 // jsonEqual compares two decoded JSON values, numbers by value.
 func jsonEqual(a, b any) bool {
-	an, aok := a.(json.Number)
-	bn, bok := b.(json.Number)
-	if aok && bok {
-		ar, ok1 := new(big.Rat).SetString(an.String())
-		br, ok2 := new(big.Rat).SetString(bn.String())
-		return ok1 && ok2 && ar.Cmp(br) == 0
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		if x == y {
+			return true
+		}
+		xi, err1 := strconv.ParseInt(string(x), 10, 64)
+		yi, err2 := strconv.ParseInt(string(y), 10, 64)
+		if err1 == nil && err2 == nil {
+			return xi == yi
+		}
+		xr, ok1 := new(big.Rat).SetString(x.String())
+		yr, ok2 := new(big.Rat).SetString(y.String())
+		return ok1 && ok2 && xr.Cmp(yr) == 0
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case nil:
+		return b == nil
 	}
-	if aok != bok {
+	if _, ok := b.(json.Number); ok {
 		return false
 	}
 	return canonicalJSON(a) == canonicalJSON(b)

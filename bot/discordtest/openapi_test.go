@@ -2,7 +2,6 @@ package discordtest
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -18,11 +17,20 @@ func mustDecode(t *testing.T, s string) any {
 	return v
 }
 
+// compileTest compiles root against named schemas.
+func compileTest(t *testing.T, schemas map[string]any, root any) (*openAPI, *schemaNode) {
+	t.Helper()
+	o, err := newOpenAPI(schemas, map[string]any{"root": root})
+	require.NoError(t, err)
+	return o, o.ops["root"]
+}
+
 func TestSchemaKeywords(t *testing.T) {
-	o := &openAPI{schemas: map[string]any{}, res: map[string]*regexp.Regexp{}}
-	o.schemas["Snowflake"] = mustDecode(t, `{"type":"string","pattern":"^(0|[1-9][0-9]*)$"}`)
-	o.schemas["Kind"] = mustDecode(t, `{"type":"integer","oneOf":[{"const":1},{"const":2}]}`)
-	schema := mustDecode(t, `{
+	schemas := map[string]any{
+		"Snowflake": mustDecode(t, `{"type":"string","pattern":"^(0|[1-9][0-9]*)$"}`),
+		"Kind":      mustDecode(t, `{"type":"integer","oneOf":[{"const":1},{"const":2}]}`),
+	}
+	raw := mustDecode(t, `{
 		"type":"object",
 		"required":["id","kind"],
 		"properties":{
@@ -39,6 +47,7 @@ func TestSchemaKeywords(t *testing.T) {
 			"strict":{"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":false}
 		}
 	}`)
+	o, schema := compileTest(t, schemas, raw)
 	cases := []struct {
 		body string
 		want string // substring of the first error, "" for valid
@@ -79,18 +88,17 @@ func TestSchemaKeywords(t *testing.T) {
 }
 
 func TestUnionPicksTheBranchMeant(t *testing.T) {
-	o := &openAPI{schemas: map[string]any{}, res: map[string]*regexp.Regexp{}}
-	schema := mustDecode(t, `{"oneOf":[
+	o, schema := compileTest(t, nil, mustDecode(t, `{"oneOf":[
 		{"type":"object","properties":{"type":{"enum":[1]},"label":{"type":"string","maxLength":2}},"required":["type"]},
 		{"type":"object","properties":{"type":{"enum":[2]},"url":{"type":"string"}},"required":["type","url"]}
-	]}`)
+	]}`))
 	errs := o.check(schema, mustDecode(t, `{"type":1,"label":"long"}`), "c", 0)
 	require.Len(t, errs, 1)
 	assert.Equal(t, "c.label: Must be 2 or fewer in length.", errs[0].String())
 	errs = o.check(schema, mustDecode(t, `{"type":2}`), "c", 0)
 	require.Len(t, errs, 1)
 	assert.Equal(t, "c.url: This field is required", errs[0].String())
-	both := mustDecode(t, `{"oneOf":[{"type":"string"},{"maxLength":5}]}`)
+	_, both := compileTest(t, nil, mustDecode(t, `{"oneOf":[{"type":"string"},{"maxLength":5}]}`))
 	errs = o.check(both, "abc", "", 0)
 	require.Len(t, errs, 1)
 	assert.Contains(t, errs[0].Message, "more than one")
