@@ -86,16 +86,22 @@ func (b *Bot) cmdSell(c *ictx, o options) error {
 	}
 	of := &offer{id: id, table: t.id, seller: c.user, buyer: buyer, price: price, channel: c.channel, expires: c.now.Add(b.opt.OfferTTL), lang: c.pub}
 	m := b.renderOffer(of, "offer.open")
-	sent, err := b.s.ChannelMessageSendComplex(c.channel, &discordgo.MessageSend{Content: m.Content, Components: m.Components,
-		AllowedMentions: &discordgo.MessageAllowedMentions{Users: []string{buyer}}}, discordgo.WithContext(c.ctx))
-	if err != nil {
-		return err
-	}
-	of.messageID = sent.ID
 	b.mu.Lock()
 	b.offers[id] = of
 	b.mu.Unlock()
 	time.AfterFunc(b.opt.OfferTTL, func() { b.expireOffer(id) })
+	c.afterReply(func(ctx context.Context) {
+		sent, err := b.s.ChannelMessageSendComplex(of.channel, &discordgo.MessageSend{Content: m.Content, Components: m.Components,
+			AllowedMentions: &discordgo.MessageAllowedMentions{Users: []string{buyer}}}, discordgo.WithContext(ctx))
+		if err != nil {
+			b.log.Error("offer not posted", "err", err)
+			b.takeOffer(id)
+			return
+		}
+		b.mu.Lock()
+		of.messageID = sent.ID
+		b.mu.Unlock()
+	})
 	return b.private(c, message{Content: b.cat.T(c.lang, "offer.sent", "Player", mention(buyer), "Count", price)})
 }
 
@@ -244,16 +250,22 @@ func (b *Bot) cmdAuction(c *ictx) error {
 		return refuse("err.auction_running")
 	}
 	a := &auction{table: t.id, seller: c.user, bids: map[string]int64{}, channel: c.channel, ends: c.now.Add(b.opt.BidWindow), lang: c.pub}
-	sent, err := b.s.ChannelMessageSendComplex(c.channel, &discordgo.MessageSend{Content: b.renderAuction(a, "auction.open"),
-		AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(c.ctx))
-	if err != nil {
-		return err
-	}
-	a.messageID = sent.ID
+	text := b.renderAuction(a, "auction.open")
 	b.mu.Lock()
 	b.auctions[t.id] = a
 	b.mu.Unlock()
 	time.AfterFunc(b.opt.BidWindow, func() { b.closeAuction(t) })
+	c.afterReply(func(ctx context.Context) {
+		sent, err := b.s.ChannelMessageSendComplex(a.channel, &discordgo.MessageSend{Content: text,
+			AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx))
+		if err != nil {
+			b.log.Error("auction not posted", "err", err)
+			return
+		}
+		b.mu.Lock()
+		a.messageID = sent.ID
+		b.mu.Unlock()
+	})
 	return b.private(c, message{Content: b.cat.T(c.lang, "auction.started")})
 }
 
@@ -319,7 +331,10 @@ func (b *Bot) cmdBid(c *ictx, o options) error {
 	b.mu.Lock()
 	a.bids[c.user] = amount
 	b.mu.Unlock()
-	b.editText(a.channel, a.messageID, b.renderAuction(a, "auction.open"))
+	b.mu.Lock()
+	msgID := a.messageID
+	b.mu.Unlock()
+	b.editText(a.channel, msgID, b.renderAuction(a, "auction.open"))
 	return b.private(c, message{Content: b.cat.T(c.lang, "auction.bid_placed", "Count", amount)})
 }
 

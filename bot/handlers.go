@@ -162,17 +162,29 @@ func (b *Bot) cmdStart(c *ictx, o options) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	b.preparePack(c.ctx, t, tb.RoundNumber+1, nil)
-	m := b.renderTable(c.pub, t)
-	sent, err := b.s.ChannelMessageSendComplex(c.channel, &discordgo.MessageSend{Embeds: m.Embeds, Components: m.Components,
-		AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(c.ctx))
-	if err != nil {
-		return err
-	}
-	t.messageID = sent.ID
-	if err := b.st.SetTableMessage(c.ctx, t.id, sent.ID); err != nil {
-		return err
-	}
+	c.afterReply(func(ctx context.Context) { b.postTable(ctx, t, c.pub) })
 	return b.private(c, message{Content: b.cat.T(c.lang, "start.opened", "Rules", b.rulesText(c.lang, t.cfg, t.turn.String()))})
+}
+
+// postTable posts a new table's public message and remembers it, so that after a restart
+// the bot edits the same message.
+func (b *Bot) postTable(ctx context.Context, t *liveTable, lang string) {
+	t.mu.Lock()
+	m := b.renderTable(lang, t)
+	t.mu.Unlock()
+	sent, err := b.s.ChannelMessageSendComplex(t.channel, &discordgo.MessageSend{Embeds: m.Embeds, Components: m.Components,
+		AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx))
+	if err != nil {
+		b.log.Error("table message not posted", "table", t.id, "err", err)
+		return
+	}
+	if err := b.st.SetTableMessage(ctx, t.id, sent.ID); err != nil {
+		b.log.Error("table message not recorded", "table", t.id, "err", err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.messageID = sent.ID
+	b.scheduleEdit(t) // anything that happened while it was being posted
 }
 
 func (b *Bot) cmdStop(c *ictx) error {

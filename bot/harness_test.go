@@ -181,17 +181,24 @@ func text(m *discordgo.Message) string {
 	return strings.Join(parts, "\n")
 }
 
-// tableMessage is the channel's table message as it now stands.
-func (h *harness) tableMessage() *discordgo.Message {
-	h.t.Helper()
+// findTable is the channel's table message as it now stands, or nil.
+func (h *harness) findTable() *discordgo.Message {
 	var last *discordgo.Message
 	for _, m := range h.fake.Messages(channelID) {
 		if len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Title, "Pontoon") {
 			last = m
 		}
 	}
-	require.NotNil(h.t, last, "no table message in the channel")
 	return last
+}
+
+// tableMessage is the channel's table message; the table is posted just after the reply
+// to /pontoon start, so it waits a moment for it.
+func (h *harness) tableMessage() *discordgo.Message {
+	h.t.Helper()
+	var m *discordgo.Message
+	require.Eventually(h.t, func() bool { m = h.findTable(); return m != nil }, 5*time.Second, 5*time.Millisecond, "no table message in the channel")
+	return m
 }
 
 // waitTable waits until the table message shows want (edits are coalesced and async).
@@ -199,8 +206,8 @@ func (h *harness) waitTable(want string) *discordgo.Message {
 	h.t.Helper()
 	var m *discordgo.Message
 	require.Eventually(h.t, func() bool {
-		m = h.tableMessage()
-		return strings.Contains(text(m), want)
+		m = h.findTable()
+		return m != nil && strings.Contains(text(m), want)
 	}, 5*time.Second, 10*time.Millisecond, "table never showed %q; it shows:\n%s", want, text(m))
 	return m
 }

@@ -37,7 +37,12 @@ type ictx struct {
 	perms   int64
 	now     time.Time
 	resp    *discordgo.InteractionResponse // the reply, sent by handle once the handler has returned
+	later   []func(context.Context)        // work that may wait on Discord, done after the reply
 }
+
+// afterReply schedules work that calls Discord (posting a message) for after the reply,
+// so a slow or rate-limited REST call cannot push the reply past Discord's 3 seconds.
+func (c *ictx) afterReply(f func(context.Context)) { c.later = append(c.later, f) }
 
 // handle answers one interaction. It runs in discordgo's handler goroutine.
 func (b *Bot) handle(i *discordgo.Interaction) {
@@ -96,6 +101,13 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 		b.fail(c, err)
 	}
 	b.send(c)
+	if len(c.later) > 0 {
+		lctx, lcancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer lcancel()
+		for _, f := range c.later {
+			f(lctx)
+		}
+	}
 }
 
 // send delivers the interaction's one initial response. Handlers only record it, so it
