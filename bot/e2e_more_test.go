@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 	"testing"
 	"time"
@@ -401,4 +402,31 @@ func TestSaleAfterARound(t *testing.T) {
 	assert.True(t, ok, "alice stakes now that bob banks: %s", text(p))
 	h.audit()
 	h.noFailures()
+}
+
+// A round whose replay disagrees with the ledger after a restart is reported, not
+// continued: the table says so and refuses play, and the chips stay where they are.
+func TestRecoveryMismatchIsReported(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.deck.push(cutFor(t, 0, 2))
+	h.nextRound(stack(t, "9H 7S 8D 9S"))
+	h.clickTable(alice, "deal")
+	h.amount(bob, game.VerbStake, 10)
+	h.stop()
+	db, err := sql.Open("sqlite3", h.dbPath)
+	require.NoError(t, err)
+	// Move a chip from bob's escrow to his wallet behind the bot's back.
+	_, err = db.Exec(`UPDATE accounts SET balance = balance - 1 WHERE account LIKE 'escrow:%:' || ?`, bob)
+	require.NoError(t, err)
+	_, err = db.Exec(`UPDATE accounts SET balance = balance + 1 WHERE account = 'wallet:' || ?`, bob)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	h.start()
+	h.waitTable("could not be restored")
+	p := h.panel(bob)
+	require.Contains(t, text(p), "waiting for an admin")
+	assert.Empty(t, components(p), "no actions on a table whose books disagree")
+	r := h.clickTable(alice, "deal")
+		require.Contains(t, text(r.Message), "waiting for an admin")
 }

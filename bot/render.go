@@ -309,6 +309,11 @@ func (b *Bot) renderPanel(lang string, t *liveTable, member, notice string) mess
 	if notice != "" {
 		lines = append(lines, notice)
 	}
+	if t.broken != "" {
+		lines = append(lines, "⛔ "+b.cat.T(lang, "err.table_broken"))
+		e.Description = strings.Join(lines, "\n")
+		return message{Embeds: []*discordgo.MessageEmbed{e}}
+	}
 	if g == nil || g.Round == nil || !g.InRound() {
 		lines = append(lines, b.cat.T(lang, "panel.no_round"))
 		if t.seated(member) {
