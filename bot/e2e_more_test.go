@@ -428,5 +428,5 @@ func TestRecoveryMismatchIsReported(t *testing.T) {
 	require.Contains(t, text(p), "waiting for an admin")
 	assert.Empty(t, components(p), "no actions on a table whose books disagree")
 	r := h.clickTable(alice, "deal")
-		require.Contains(t, text(r.Message), "waiting for an admin")
+	require.Contains(t, text(r.Message), "waiting for an admin")
 }
