@@ -53,7 +53,7 @@
 //
 // Every REST request needs "Authorization: Bot <token>" (401 otherwise;
 // interaction callbacks and webhook routes, whose token is in the path, may
-// omit it). Unknown routes are 404.
+// omit it). Unknown routes are 404, a known path with another method 405.
 //
 // Every message payload (callback data, follow-ups, webhook edits, channel
 // messages and edits) against Discord's limits, answered 400 with
@@ -146,8 +146,8 @@
 // # Not modelled
 //
 // Direct messages, threads, reactions, roles and role permissions (members
-// carry a fixed permission set), autocomplete, the global 50 requests per
-// second limit, the 10,000 invalid requests per 10 minutes ban, zlib
+// carry a fixed permission set), autocomplete, the gateway closing a
+// connection whose heartbeats stop, the global 50 requests per second limit, the 10,000 invalid requests per 10 minutes ban, zlib
 // compression, ETF, the newer Label components in modals (rows of text
 // inputs only), allowed_mentions semantics, and the rule that localized
 // option names be distinct. Embeds and components are stored as sent, not
