@@ -114,10 +114,9 @@ func (l *latencies) quantile(q float64) time.Duration {
 func BenchmarkLoad(b *testing.B) {
 	for _, tables := range []int{1, 20, 100} {
 		b.Run(fmt.Sprintf("tables=%d", tables), func(b *testing.B) {
-			// The OpenAPI body check costs the fake more CPU than the bot spends on the whole
-			// interaction, on the same two cores; the end-to-end tests run it, the load run
-			// keeps the hand-coded limits only, so it measures the bot.
-			fake := discordtest.New(b, discordtest.WithToken("test-token"), discordtest.WithWaitTimeout(10*time.Second), discordtest.WithoutOpenAPI())
+			// Every request is checked as in the end-to-end tests: the hand-coded limits and,
+			// where the spec is found, the OpenAPI body schema.
+			fake := discordtest.New(b, discordtest.WithToken("test-token"), discordtest.WithWaitTimeout(10*time.Second))
 			fake.AddGuild(guildID, "en-US")
 			ctx := context.Background()
 			st, err := store.Open(ctx, filepath.Join(b.TempDir(), "load.db"))
