@@ -141,6 +141,7 @@ type Bot struct {
 	ready    chan struct{}
 	once     sync.Once
 	stop     chan struct{}
+	locales  sync.Map // guild id -> the guild_locale its last interaction carried
 }
 
 // New builds a bot over a store. It does not connect; Start does.

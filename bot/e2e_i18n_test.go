@@ -2,6 +2,9 @@ package bot_test
 
 import (
 	"testing"
+	"time"
+
+	"github.com/pontoon-bot/pontoon/bot"
 
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/stretchr/testify/assert"
@@ -67,4 +70,20 @@ func TestLocalizedGame(t *testing.T) {
 	var start = cmds[0].Options[0]
 	assert.NotEmpty(t, start.DescriptionLocalizations)
 	assert.NotEmpty(t, start.NameLocalizations)
+}
+
+// A server whose Discord speaks Polish and has set no language gets a Polish table, and
+// keeps it through the coalesced edits and timer notices that no interaction carries.
+func TestGuildLocaleFollowsThroughEdits(t *testing.T) {
+	h := newHarnessIn(t, "pl", func(o *bot.Options) { o.TurnTimer = 500 * time.Millisecond })
+	h.cmd(alice, sub("start"))
+	h.waitTable("Ponton")
+	h.clickTable(bob, "join")
+	h.deck.push(cutFor(t, 0, 2))
+	h.nextRound(stack(t, "9H 7S 8D 9S"))
+	h.clickTable(alice, "deal")
+	// Nobody stakes: the timer's notice and the edits that follow are Polish too.
+	tbl := h.waitTable("Runda rozliczona")
+	assert.NotContains(t, text(tbl), "ran out of time")
+	h.noFailures()
 }

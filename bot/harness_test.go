@@ -94,8 +94,14 @@ type harness struct {
 
 func newHarness(t *testing.T, mod func(*bot.Options)) *harness {
 	t.Helper()
+	return newHarnessIn(t, "en-US", mod)
+}
+
+// newHarnessIn is newHarness for a guild whose Discord locale is guildLocale.
+func newHarnessIn(t *testing.T, guildLocale string, mod func(*bot.Options)) *harness {
+	t.Helper()
 	fake := discordtest.New(t, discordtest.WithToken("test-token"))
-	fake.AddGuild(guildID, "en-US")
+	fake.AddGuild(guildID, guildLocale)
 	fake.AddChannel(guildID, channelID)
 	for _, m := range []string{alice, bob, carol, dave} {
 		fake.AddMember(guildID, m, "player"+m[len(m)-1:], 0, "en-US")
@@ -181,11 +187,12 @@ func text(m *discordgo.Message) string {
 	return strings.Join(parts, "\n")
 }
 
-// findTable is the channel's table message as it now stands, or nil.
+// findTable is the channel's table message as it now stands, or nil: the one public
+// message with an embed (offers and auctions are plain text).
 func (h *harness) findTable() *discordgo.Message {
 	var last *discordgo.Message
 	for _, m := range h.fake.Messages(channelID) {
-		if len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Title, "Pontoon") {
+		if len(m.Embeds) > 0 {
 			last = m
 		}
 	}

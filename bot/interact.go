@@ -298,7 +298,14 @@ func (b *Bot) settings(ctx context.Context, guild string) guildSettings {
 
 // publicLang is the language of a server's public messages: its setting, else its
 // Discord locale when the catalog speaks it, else the configured default, else English.
+// Work that has no interaction at hand (coalesced edits, timers) passes "" and gets the
+// locale the guild's last interaction carried.
 func (b *Bot) publicLang(ctx context.Context, guild, guildLocale string) string {
+	if guildLocale != "" {
+		b.locales.Store(guild, guildLocale)
+	} else if v, ok := b.locales.Load(guild); ok {
+		guildLocale = v.(string)
+	}
 	if s := b.settings(ctx, guild); i18n.Supported(s.Language) {
 		return s.Language
 	}
