@@ -79,9 +79,7 @@ func TestGuildLocaleFollowsThroughEdits(t *testing.T) {
 	h.cmd(alice, sub("start"))
 	h.waitTable("Ponton")
 	h.clickTable(bob, "join")
-	h.deck.push(cutFor(t, 0, 2))
-	h.nextRound(stack(t, "9H 7S 8D 9S"))
-	h.clickTable(alice, "deal")
+	h.deal(alice, 0, "9H 7S 8D 9S")
 	// Nobody stakes: the timer's notice and the edits that follow are Polish too.
 	tbl := h.waitTable("Runda rozliczona")
 	assert.NotContains(t, text(tbl), "ran out of time")

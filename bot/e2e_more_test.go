@@ -132,9 +132,7 @@ func TestBadInput(t *testing.T) {
 	require.Contains(t, text(r.Message), "already seated")
 	r = h.clickTable(dave, "deal")
 	require.Contains(t, text(r.Message), "not seated")
-	h.deck.push(cutFor(t, 0, 3))
-	h.nextRound(stack(t, "9H TC 7S 5D 6C 9S 2C KD"))
-	h.clickTable(alice, "deal")
+	h.deal(alice, 0, "9H TC 7S 5D 6C 9S 2C KD")
 	r = h.clickTable(bob, "deal")
 	require.True(t, r.Ephemeral)
 	require.Contains(t, text(r.Message), "already being played")
@@ -214,10 +212,8 @@ func TestBadInput(t *testing.T) {
 func TestTimeouts(t *testing.T) {
 	h := newHarness(t, func(o *bot.Options) { o.TurnTimer = 400 * time.Millisecond })
 	h.seat(alice, nil, bob, carol)
-	h.deck.push(cutFor(t, 0, 3))
 	// bob 9H 4D (13: folds), carol TC 8C, alice 7S 9S.
-	h.nextRound(stack(t, "9H TC 7S 4D 8C 9S"))
-	h.clickTable(alice, "deal")
+	h.deal(alice, 0, "9H TC 7S 4D 8C 9S")
 	h.amount(bob, game.VerbStake, 10)
 	// carol never stakes: sits out. bob never acts: 13 folds. The banker then has no
 	// hand left to play against (R5.2).
@@ -235,9 +231,7 @@ func TestTimeouts(t *testing.T) {
 func TestRestartMidRound(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob, carol)
-	h.deck.push(cutFor(t, 0, 3))
-	h.nextRound(stack(t, "9H TC 7S 5D 8C 9S 2C"))
-	h.clickTable(alice, "deal")
+	h.deal(alice, 0, "9H TC 7S 5D 8C 9S 2C")
 	h.amount(bob, game.VerbStake, 10)
 	h.amount(carol, game.VerbStake, 10)
 	p := h.panel(bob) // opened before the restart
@@ -264,9 +258,7 @@ func TestRestartAppliesMissedTimeouts(t *testing.T) {
 	clock := func() time.Time { return now }
 	h := newHarness(t, func(o *bot.Options) { o.Now = func() time.Time { return clock() } })
 	h.seat(alice, nil, bob, carol)
-	h.deck.push(cutFor(t, 0, 3))
-	h.nextRound(stack(t, "9H TC 7S 5D 8C 9S"))
-	h.clickTable(alice, "deal")
+	h.deal(alice, 0, "9H TC 7S 5D 8C 9S")
 	h.amount(bob, game.VerbStake, 10)
 	h.stop()
 	later := now.Add(10 * time.Minute)
@@ -347,9 +339,7 @@ func TestBankAuction(t *testing.T) {
 func TestStaleRoundButton(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
-	h.deck.push(cutFor(t, 0, 2))
-	h.nextRound(stack(t, "9H 7S 8D 9S"))
-	h.clickTable(alice, "deal")
+	h.deal(alice, 0, "9H 7S 8D 9S")
 	h.amount(bob, game.VerbStake, 10)
 	old := h.panel(bob)
 	h.do(bob, game.VerbStick)
@@ -372,9 +362,7 @@ func TestStaleRoundButton(t *testing.T) {
 func TestSaleAfterARound(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
-	h.deck.push(cutFor(t, 0, 2))
-	h.nextRound(stack(t, "9H 7S 8D 9S"))
-	h.clickTable(alice, "deal")
+	h.deal(alice, 0, "9H 7S 8D 9S")
 	h.amount(bob, game.VerbStake, 10)
 	h.do(bob, game.VerbStick)
 	h.do(alice, game.VerbStay)
@@ -409,9 +397,7 @@ func TestSaleAfterARound(t *testing.T) {
 func TestRecoveryMismatchIsReported(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
-	h.deck.push(cutFor(t, 0, 2))
-	h.nextRound(stack(t, "9H 7S 8D 9S"))
-	h.clickTable(alice, "deal")
+	h.deal(alice, 0, "9H 7S 8D 9S")
 	h.amount(bob, game.VerbStake, 10)
 	h.stop()
 	db, err := sql.Open("sqlite3", h.dbPath)

@@ -34,9 +34,7 @@ func TestCommandsRegistered(t *testing.T) {
 func TestTableEditsCoalescedThrough429(t *testing.T) {
 	h := newHarness(t, func(o *bot.Options) { o.EditDelay = 300 * time.Millisecond })
 	h.seat(alice, nil, bob, carol)
-	h.deck.push(cutFor(t, 0, 3))
-	h.nextRound(stack(t, "9H TC 7S 5D 8C 9S 2C 3C"))
-	h.clickTable(alice, "deal")
+	h.deal(alice, 0, "9H TC 7S 5D 8C 9S 2C 3C")
 	msg := h.tableMessage()
 	before := h.fake.EditCount(msg.ID)
 	h.fake.Inject429("PATCH /channels/"+channelID+"/messages", 1, 200*time.Millisecond)
@@ -59,9 +57,7 @@ func TestTableEditsCoalescedThrough429(t *testing.T) {
 func TestHistoryFileReplays(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
-	h.deck.push(cutFor(t, 0, 2))
-	h.nextRound(stack(t, "9H 7S 8D 9S"))
-	h.clickTable(alice, "deal")
+	h.deal(alice, 0, "9H 7S 8D 9S")
 	commitment := h.tableMessage().Embeds[0].Footer.Text
 	r := h.cmd(bob, sub("history", intOpt("round", 1)))
 	require.Contains(t, text(r.Message), "still being played", "a round in play is never revealed")
@@ -187,9 +183,7 @@ func TestTableEditsRespectRateLimit(t *testing.T) {
 	h := newHarness(t, nil)
 	h.fake.SetRateLimit(discordtest.RouteChannelMessageEdit, 2, time.Second)
 	h.seat(alice, nil, bob, carol)
-	h.deck.push(cutFor(t, 0, 3))
-	h.nextRound(stack(t, "9H TC 7S 8D 8C 9S 2C 3C"))
-	h.clickTable(alice, "deal")
+	h.deal(alice, 0, "9H TC 7S 8D 8C 9S 2C 3C")
 	h.amount(bob, game.VerbStake, 10)
 	h.amount(carol, game.VerbStake, 10)
 	h.do(bob, game.VerbStick)

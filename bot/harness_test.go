@@ -90,6 +90,7 @@ type harness struct {
 	deck   *deck
 	dbPath string
 	opt    bot.Options
+	seats  []string // as seat() seated them, for cuts
 }
 
 func newHarness(t *testing.T, mod func(*bot.Options)) *harness {
@@ -169,23 +170,12 @@ func (h *harness) cmd(user string, opts []*discordgo.ApplicationCommandInteracti
 	return r
 }
 
-// text is everything a message shows: content, embed titles, descriptions, fields, footers.
-func text(m *discordgo.Message) string {
-	if m == nil {
-		return ""
-	}
-	parts := []string{m.Content}
-	for _, e := range m.Embeds {
-		parts = append(parts, e.Title, e.Description)
-		for _, f := range e.Fields {
-			parts = append(parts, f.Name, f.Value)
-		}
-		if e.Footer != nil {
-			parts = append(parts, e.Footer.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+// The message helpers of the fake, under short names.
+var (
+	text       = discordtest.Text
+	components = discordtest.Components
+	customID   = discordtest.CustomID
+)
 
 // findTable is the channel's table message as it now stands, or nil: the one public
 // message with an embed (offers and auctions are plain text).
@@ -217,42 +207,6 @@ func (h *harness) waitTable(want string) *discordgo.Message {
 		return m != nil && strings.Contains(text(m), want)
 	}, 5*time.Second, 10*time.Millisecond, "table never showed %q; it shows:\n%s", want, text(m))
 	return m
-}
-
-func components(m *discordgo.Message) []discordgo.MessageComponent {
-	var out []discordgo.MessageComponent
-	var walk func(cs []discordgo.MessageComponent)
-	walk = func(cs []discordgo.MessageComponent) {
-		for _, c := range cs {
-			switch v := c.(type) {
-			case *discordgo.ActionsRow:
-				walk(v.Components)
-			case discordgo.ActionsRow:
-				walk(v.Components)
-			default:
-				out = append(out, c)
-			}
-		}
-	}
-	walk(m.Components)
-	return out
-}
-
-// customID finds a component whose id starts with prefix and ends with suffix.
-func customID(m *discordgo.Message, prefix, suffix string) (string, bool) {
-	for _, c := range components(m) {
-		var id string
-		switch v := c.(type) {
-		case *discordgo.Button:
-			id = v.CustomID
-		case *discordgo.SelectMenu:
-			id = v.CustomID
-		}
-		if strings.HasPrefix(id, prefix) && strings.HasSuffix(id, suffix) {
-			return id, true
-		}
-	}
-	return "", false
 }
 
 func (h *harness) clickTable(user, kind string) *discordtest.Response {
@@ -335,12 +289,22 @@ func (h *harness) noFailures() {
 	require.Empty(h.t, h.fake.Failures(), "the fake Discord rejected requests")
 }
 
+// deal has member press Deal with the seats cutting for banker (R1.4) and the round dealt
+// from a pack with top on top.
+func (h *harness) deal(by string, banker int, top string) *discordtest.Response {
+	h.t.Helper()
+	h.deck.push(cutFor(h.t, banker, len(h.seats)))
+	h.nextRound(stack(h.t, top))
+	return h.clickTable(by, "deal")
+}
+
 // seat opens a table by host and seats the others with Join.
 func (h *harness) seat(host string, opts []*discordgo.ApplicationCommandInteractionDataOption, others ...string) {
 	h.t.Helper()
 	r := h.cmd(host, sub("start", opts...))
 	require.True(h.t, r.Ephemeral, "start answers the host privately: %s", text(r.Message))
 	h.waitTable("Pontoon")
+	h.seats = append([]string{host}, others...)
 	for _, m := range others {
 		r := h.clickTable(m, "join")
 		require.Equal(h.t, discordgo.InteractionResponseUpdateMessage, r.Type, "Join updates the table: %s", text(r.Message))

@@ -51,41 +51,10 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-func msgText(m *discordgo.Message) string {
-	if m == nil {
-		return ""
-	}
-	parts := []string{m.Content}
-	for _, e := range m.Embeds {
-		parts = append(parts, e.Title, e.Description)
-		for _, f := range e.Fields {
-			parts = append(parts, f.Value)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-func findID(m *discordgo.Message, prefix, suffix string) (string, bool) {
-	for _, row := range m.Components {
-		r, ok := row.(*discordgo.ActionsRow)
-		if !ok {
-			continue
-		}
-		for _, c := range r.Components {
-			var id string
-			switch v := c.(type) {
-			case *discordgo.Button:
-				id = v.CustomID
-			case *discordgo.SelectMenu:
-				id = v.CustomID
-			}
-			if strings.HasPrefix(id, prefix) && strings.HasSuffix(id, suffix) {
-				return id, true
-			}
-		}
-	}
-	return "", false
-}
+var (
+	msgText = discordtest.Text
+	findID  = discordtest.CustomID
+)
 
 func table(fake *discordtest.Server) *discordgo.Message {
 	for _, m := range fake.Messages(channel) {
