@@ -210,7 +210,7 @@ func TestBadInput(t *testing.T) {
 // R7.4: a player who does not stake in time sits out; one who does not act on a turn
 // sticks if allowed or folds; a banker who does not act stays. The table never hangs.
 func TestTimeouts(t *testing.T) {
-	h := newHarness(t, func(o *bot.Options) { o.TurnTimer = 400 * time.Millisecond })
+	h := newHarness(t, func(o *bot.Options) { o.TurnTimer = 1500 * time.Millisecond })
 	h.seat(alice, nil, bob, carol)
 	// bob 9H 4D (13: folds), carol TC 8C, alice 7S 9S.
 	h.deal(alice, 0, "9H TC 7S 4D 8C 9S")
@@ -306,7 +306,7 @@ var _ = store.StatusOpen
 // R9.8: with the kitty empty the banker auctions the bank; members bid for a set time and
 // the highest bid buys it, paying the old banker; the new banker must put up a kitty.
 func TestBankAuction(t *testing.T) {
-	h := newHarness(t, func(o *bot.Options) { o.BidWindow = 600 * time.Millisecond })
+	h := newHarness(t, func(o *bot.Options) { o.BidWindow = 2 * time.Second })
 	h.seat(alice, shootOpts(), bob, carol)
 	h.deck.push(cutFor(t, 0, 3))
 	h.clickTable(alice, "deal") // alice banks; no kitty yet
