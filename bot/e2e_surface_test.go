@@ -32,7 +32,7 @@ func TestCommandsRegistered(t *testing.T) {
 // Public table edits are coalesced: a burst of actions becomes few edits, the last
 // showing the latest state, and a 429 from Discord is waited out, not lost.
 func TestTableEditsCoalescedThrough429(t *testing.T) {
-	h := newHarness(t, func(o *bot.Options) { o.EditDelay = 300 * time.Millisecond })
+	h := newHarness(t, func(o *bot.Options) { o.EditDelay = 2 * time.Second })
 	h.seat(alice, nil, bob, carol)
 	h.deal(alice, 0, "9H TC 7S 5D 8C 9S 2C 3C")
 	msg := h.tableMessage()
@@ -44,9 +44,9 @@ func TestTableEditsCoalescedThrough429(t *testing.T) {
 	h.do(bob, game.VerbStick)
 	h.waitTable("is playing hand 1")
 	h.waitTable("<@" + carol + ">")
-	time.Sleep(700 * time.Millisecond)
+	time.Sleep(2500 * time.Millisecond) // one more window, for any edit still to come
 	edits := h.fake.EditCount(msg.ID) - before
-	assert.LessOrEqual(t, edits, 3, "four actions within the window make at most a few edits")
+	assert.LessOrEqual(t, edits, 2, "four actions (eight interactions) within a window or two make at most two edits")
 	assert.GreaterOrEqual(t, edits, 1)
 	require.Contains(t, text(h.tableMessage()), "🂠 🂠 2♣ · stake 10", "the last edit carries the latest state, face-down cards hidden (R3.2, R4.4)")
 	h.noFailures()
