@@ -328,9 +328,7 @@ func (b *Bot) renderPanel(lang string, t *liveTable, member, notice string) mess
 	r := g.Round
 	rules := g.Rules
 	if member == g.Banker {
-		if g.Phase == game.PhaseStaking {
-			// R3.2: every player but the banker may look at the first card; the banker
-			// looks once the stakes are in (R3.4, R8.3).
+		if !g.SeesOwnCards(member) {
 			lines = append(lines, b.cat.T(lang, "panel.bank_cards", "Cards", tableCards(r.BankerHand, false), "Kind", "?"))
 		} else {
 			v := game.Evaluate(game.Cards(r.BankerHand), rules, true)

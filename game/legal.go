@@ -93,3 +93,10 @@ func (g *Game) allows(a Action) bool {
 	c := g.Clone()
 	return c.apply(a) == nil && c.pending == nil
 }
+
+// SeesOwnCards reports whether a player may look at their own face-down cards now: every
+// player may look at the first card, but the banker only once the stakes are in (R3.2,
+// R3.4, R8.3).
+func (g *Game) SeesOwnCards(player string) bool {
+	return player != g.Banker || g.Phase != PhaseStaking
+}

@@ -197,3 +197,17 @@ func TestParseAction(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// R3.2: every player but the banker may look at the first card; the banker looks at both
+// once the stakes are in (R3.4, R8.3).
+func TestR3_2WhoSeesTheFirstCard(t *testing.T) {
+	g := table(t, game.DefaultRules(), nil, pack14)
+	assert.True(t, g.SeesOwnCards("ann"))
+	assert.False(t, g.SeesOwnCards("bank"), "not while players stake")
+	_, err := g.Apply(act(t, "ann stake 5"))
+	require.NoError(t, err)
+	assert.False(t, g.SeesOwnCards("bank"))
+	_, err = g.Apply(act(t, "bob stake 5"))
+	require.NoError(t, err)
+	assert.True(t, g.SeesOwnCards("bank"), "after the stakes")
+}
