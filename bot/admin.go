@@ -9,7 +9,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
-	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
 )
 
@@ -112,4 +111,3 @@ func (b *Bot) cmdSettings(c *ictx, o options) error {
 	return b.private(c, message{Embeds: []*discordgo.MessageEmbed{{Title: b.cat.T(c.lang, key), Description: text}}})
 }
 
-var _ = game.MaxChips

@@ -11,7 +11,6 @@ import (
 	"github.com/pontoon-bot/pontoon/bot"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/game"
-	"github.com/pontoon-bot/pontoon/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -301,7 +300,6 @@ func TestLeaderboard(t *testing.T) {
 	h.noFailures()
 }
 
-var _ = store.StatusOpen
 
 // R9.8: with the kitty empty the banker auctions the bank; members bid for a set time and
 // the highest bid buys it, paying the old banker; the new banker must put up a kitty.

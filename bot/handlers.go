@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -457,4 +456,3 @@ func truncate(s string, n int) string {
 	return s
 }
 
-var errNoTable = errors.New("no table")
