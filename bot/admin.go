@@ -110,4 +110,3 @@ func (b *Bot) cmdSettings(c *ictx, o options) error {
 	}
 	return b.private(c, message{Embeds: []*discordgo.MessageEmbed{{Title: b.cat.T(c.lang, key), Description: text}}})
 }
-

@@ -300,7 +300,6 @@ func TestLeaderboard(t *testing.T) {
 	h.noFailures()
 }
 
-
 // R9.8: with the kitty empty the banker auctions the bank; members bid for a set time and
 // the highest bid buys it, paying the old banker; the new banker must put up a kitty.
 func TestBankAuction(t *testing.T) {

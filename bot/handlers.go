@@ -455,4 +455,3 @@ func truncate(s string, n int) string {
 	}
 	return s
 }
-
