@@ -129,9 +129,15 @@ func (b *Bot) expireOffer(id string) {
 	if of == nil || b.s == nil {
 		return
 	}
+	b.mu.Lock()
+	msgID := of.messageID // written by the post after the reply
+	b.mu.Unlock()
+	if msgID == "" {
+		return
+	}
 	m := b.renderOffer(of, "offer.expired")
 	empty := []discordgo.MessageComponent{}
-	edit := discordgo.NewMessageEdit(of.channel, of.messageID).SetContent(m.Content)
+	edit := discordgo.NewMessageEdit(of.channel, msgID).SetContent(m.Content)
 	edit.Components = &empty
 	if _, err := b.s.ChannelMessageEditComplex(edit); err != nil {
 		b.log.Warn("offer message not edited", "err", err)
@@ -344,6 +350,10 @@ func (b *Bot) closeAuction(t *liveTable) {
 	a := b.auctions[t.id]
 	delete(b.auctions, t.id)
 	closed := b.closed
+	var msgID string
+	if a != nil {
+		msgID = a.messageID
+	}
 	b.mu.Unlock()
 	if a == nil || closed {
 		return
@@ -363,10 +373,10 @@ func (b *Bot) closeAuction(t *liveTable) {
 		}
 		t.notice = b.cat.T(a.lang, "auction.sold_notice", "Seller", mention(a.seller), "Buyer", mention(best), "Count", amount)
 		b.scheduleEdit(t)
-		b.editText(a.channel, a.messageID, b.renderAuction(a, "auction.closed"))
+		b.editText(a.channel, msgID, b.renderAuction(a, "auction.closed"))
 		return
 	}
-	b.editText(a.channel, a.messageID, b.renderAuction(a, "auction.unsold"))
+	b.editText(a.channel, msgID, b.renderAuction(a, "auction.unsold"))
 }
 
 func (b *Bot) editText(channel, id, text string) {
