@@ -197,7 +197,7 @@ func (b *Bot) sellBank(ctx context.Context, t *liveTable, seller, buyer string, 
 	if err != nil {
 		return err
 	}
-	if err := b.st.UpdateBank(ctx, store.BankParams{TableID: t.id, Transfers: storeTransfers(t.id, out), BankOwner: &buyer, Reason: reason, Now: b.now()}); err != nil {
+	if err := b.st.UpdateBank(ctx, store.BankParams{TableID: t.id, Transfers: store.GameTransfers(t.id, out), BankOwner: &buyer, Reason: reason, Now: b.now()}); err != nil {
 		return err
 	}
 	t.owner = buyer
@@ -228,7 +228,7 @@ func (b *Bot) cmdKitty(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	if err := b.st.UpdateBank(c.ctx, store.BankParams{TableID: t.id, Transfers: storeTransfers(t.id, out), Reason: "kitty (R9.8)", Now: c.now}); err != nil {
+	if err := b.st.UpdateBank(c.ctx, store.BankParams{TableID: t.id, Transfers: store.GameTransfers(t.id, out), Reason: "kitty (R9.8)", Now: c.now}); err != nil {
 		return err
 	}
 	t.kitty = g.Kitty

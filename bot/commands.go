@@ -167,6 +167,3 @@ func (b *Bot) commands() []*discordgo.ApplicationCommand {
 	}
 	return []*discordgo.ApplicationCommand{cmd}
 }
-
-// Commands returns the slash commands the bot registers, for tests and tools.
-func (b *Bot) Commands() []*discordgo.ApplicationCommand { return b.commands() }

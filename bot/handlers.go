@@ -13,8 +13,6 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-func contextBackground() context.Context { return context.Background() }
-
 type options map[string]*discordgo.ApplicationCommandInteractionDataOption
 
 func optionMap(opts []*discordgo.ApplicationCommandInteractionDataOption) options {

@@ -261,10 +261,7 @@ func (h *harness) nextRound(pack []game.Card) {
 	ctx := context.Background()
 	tb, err := h.st.TableByChannel(ctx, guildID, channelID)
 	require.NoError(h.t, err)
-	cards := make([]string, len(pack))
-	for i, c := range pack {
-		cards[i] = c.String()
-	}
+	cards := game.CardStrings(pack)
 	const salt = "5eed5eed"
 	require.NoError(h.t, h.st.SetPendingPack(ctx, tb.ID, store.PendingPack{ForRound: tb.RoundNumber + 1, Pack: cards, Salt: salt,
 		Commitment: game.Commitment(pack, salt)}))

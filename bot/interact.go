@@ -157,11 +157,6 @@ func (b *Bot) private(c *ictx, m message) error {
 		Data: m.data(discordgo.MessageFlagsEphemeral)})
 }
 
-// public answers with a message the channel sees.
-func (b *Bot) public(c *ictx, m message) error {
-	return b.respond(c, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.data(0)})
-}
-
 // update replaces the message the clicked component is on (type 7): an ephemeral panel
 // stays ephemeral, the public table is edited for everyone, and no follow-up is needed.
 func (b *Bot) update(c *ictx, m message) error {

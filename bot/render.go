@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -317,7 +318,7 @@ func (b *Bot) renderPanel(lang string, t *liveTable, member, notice string) mess
 	if g == nil || g.Round == nil || !g.InRound() {
 		lines = append(lines, b.cat.T(lang, "panel.no_round"))
 		if t.seated(member) {
-			w, err := b.st.Wallet(contextBackground(), t.guild, member)
+			w, err := b.st.Wallet(context.Background(), t.guild, member)
 			if err == nil {
 				lines = append(lines, b.cat.T(lang, "panel.balance", "Count", w.Balance))
 			}

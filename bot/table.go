@@ -9,7 +9,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -224,29 +223,6 @@ func (b *Bot) recoverTables(ctx context.Context) error {
 	return nil
 }
 
-// toStore names a game account in the store's ledger.
-func toStore(tableID int64, a game.Account) string {
-	switch a.Kind {
-	case game.AccountWallet:
-		return store.WalletAccount(a.Player)
-	case game.AccountEscrow:
-		return store.EscrowAccount(tableID, a.Player)
-	}
-	return store.KittyAccount(tableID)
-}
-
-func storeTransfers(tableID int64, ts []game.Transfer) []store.Transfer {
-	out := make([]store.Transfer, len(ts))
-	for i, t := range ts {
-		reason := string(t.Reason)
-		if t.Rule != "" {
-			reason += " (" + t.Rule + ")"
-		}
-		out[i] = store.Transfer{From: toStore(tableID, t.From), To: toStore(tableID, t.To), Amount: t.Amount, Reason: reason}
-	}
-	return out
-}
-
 // apply runs one action through the engine and commits it with its chip movements, or
 // changes nothing. t.mu must be held.
 func (b *Bot) apply(ctx context.Context, t *liveTable, a game.Action, interactionID string) ([]game.Transfer, error) {
@@ -262,13 +238,13 @@ func (b *Bot) apply(ctx context.Context, t *liveTable, a game.Action, interactio
 		return nil, err
 	}
 	p := store.ApplyParams{RoundID: t.round.ID, Seq: t.seq + 1, Member: a.Player, Verb: string(a.Verb),
-		Args: actionArgs(a), InteractionID: interactionID, Now: b.now(), Transfers: storeTransfers(t.id, out)}
+		Args: a.Args(), InteractionID: interactionID, Now: b.now(), Transfers: store.GameTransfers(t.id, out)}
 	if !g.InRound() {
 		rep := g.RoundReport()
 		result, _ := json.Marshal(rep)
 		fin := &store.RoundFinish{Result: string(result), BankOwner: g.Banker}
 		if !rep.Shuffle {
-			fin.NextPack = cardStrings(g.NextPack())
+			fin.NextPack = game.CardStrings(g.NextPack())
 		}
 		p.Finish = fin
 	}
@@ -303,24 +279,6 @@ func (b *Bot) afterRound(ctx context.Context, t *liveTable) {
 		return
 	}
 	t.closed = true
-}
-
-func actionArgs(a game.Action) string {
-	switch a.Verb {
-	case game.VerbStake, game.VerbShoot, game.VerbBuy, game.VerbKitty:
-		return strconv.FormatInt(a.Amount, 10)
-	case game.VerbSell:
-		return a.Target + " " + strconv.FormatInt(a.Amount, 10)
-	}
-	return ""
-}
-
-func cardStrings(cs []game.Card) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.String()
-	}
-	return out
 }
 
 // randomHex reads n random bytes as hex.
@@ -469,7 +427,7 @@ func (b *Bot) deal(ctx context.Context, t *liveTable) error {
 		return err
 	}
 	h := game.History{Format: game.HistoryFormat, Rules: t.cfg.Rules, Table: snap,
-		Rounds: []game.HistoryRound{{Pack: cardStrings(pack), Actions: []string{}, Commitment: commitment}}}
+		Rounds: []game.HistoryRound{{Pack: game.CardStrings(pack), Actions: []string{}, Commitment: commitment}}}
 	hj, err := json.Marshal(h)
 	if err != nil {
 		return err
@@ -507,7 +465,7 @@ func (b *Bot) preparePack(ctx context.Context, t *liveTable, forRound int, carri
 		b.log.Error("next pack not prepared", "table", t.id, "err", err)
 		return
 	}
-	p := store.PendingPack{ForRound: forRound, Pack: cardStrings(pack), Salt: salt, Commitment: game.Commitment(pack, salt)}
+	p := store.PendingPack{ForRound: forRound, Pack: game.CardStrings(pack), Salt: salt, Commitment: game.Commitment(pack, salt)}
 	if err := b.st.SetPendingPack(ctx, t.id, p); err != nil {
 		b.log.Error("next pack not prepared", "table", t.id, "err", err)
 		return

@@ -1,7 +1,6 @@
 package game
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -38,13 +37,21 @@ type Action struct {
 // IsBetweenRounds reports whether the action belongs before a deal (HISTORY.md).
 func (a Action) IsBetweenRounds() bool { return a.Verb == VerbKitty || a.Verb == VerbSell }
 
-// String writes the action as HISTORY.md does.
-func (a Action) String() string {
+// Args writes the action's arguments as HISTORY.md does ("6", "bob 30", or "").
+func (a Action) Args() string {
 	switch a.Verb {
 	case VerbStake, VerbShoot, VerbBuy, VerbKitty:
-		return fmt.Sprintf("%s %s %d", a.Player, a.Verb, a.Amount)
+		return strconv.FormatInt(a.Amount, 10)
 	case VerbSell:
-		return fmt.Sprintf("%s %s %s %d", a.Player, a.Verb, a.Target, a.Amount)
+		return a.Target + " " + strconv.FormatInt(a.Amount, 10)
+	}
+	return ""
+}
+
+// String writes the action as HISTORY.md does: "<player> <verb> [arguments]".
+func (a Action) String() string {
+	if args := a.Args(); args != "" {
+		return a.Player + " " + string(a.Verb) + " " + args
 	}
 	return a.Player + " " + string(a.Verb)
 }

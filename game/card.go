@@ -111,6 +111,15 @@ func ParseCards(ss []string) ([]Card, error) {
 	return out, nil
 }
 
+// CardStrings writes cards as HISTORY.md lists them, one string each.
+func CardStrings(cs []Card) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.String()
+	}
+	return out
+}
+
 // FormatCards joins cards with spaces, "9H 7S".
 func FormatCards(cs []Card) string {
 	parts := make([]string, len(cs))

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -158,8 +159,8 @@ func NewGame(rules Rules, seats []string, banker string, balances map[string]int
 func (g *Game) Clone() *Game {
 	c := *g
 	c.Seats = slices.Clone(g.Seats)
-	c.Balances = cloneMap(g.Balances)
-	c.Escrow = cloneMap(g.Escrow)
+	c.Balances = maps.Clone(g.Balances)
+	c.Escrow = maps.Clone(g.Escrow)
 	c.out = nil
 	c.pending = nil
 	if g.Round != nil {
@@ -180,14 +181,6 @@ func (g *Game) Clone() *Game {
 		c.Round = &r
 	}
 	return &c
-}
-
-func cloneMap(m map[string]int64) map[string]int64 {
-	c := make(map[string]int64, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }
 
 // Total is every chip at the table: free balances, escrow and kitty. Only NewGame sets

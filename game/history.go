@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 )
 
 // HistoryFormat is the format tag of HISTORY.md.
@@ -178,7 +179,7 @@ func Replay(h *History) (*Game, *Report, error) {
 		}
 		rep.Rounds = append(rep.Rounds, g.RoundReport())
 	}
-	rep.Balances = cloneMap(g.Balances)
+	rep.Balances = maps.Clone(g.Balances)
 	rep.Kitty = g.Kitty
 	rep.Banker = g.Banker
 	return g, rep, nil
@@ -210,10 +211,4 @@ func (g *Game) RoundReport() RoundReport {
 	return rr
 }
 
-func cardStrings(hc []HandCard) []string {
-	out := make([]string, len(hc))
-	for i, c := range hc {
-		out[i] = c.Card.String()
-	}
-	return out
-}
+func cardStrings(hc []HandCard) []string { return CardStrings(Cards(hc)) }

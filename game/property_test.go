@@ -213,17 +213,9 @@ func TestReplayRebuildsState(t *testing.T) {
 		}
 		h := &game.History{Format: game.HistoryFormat, Rules: rules,
 			Table:  game.HistoryTable{Seats: seats, Banker: "a", Balances: bal, Kitty: kitty},
-			Rounds: []game.HistoryRound{{Pack: cardStrings(pack), Actions: log}}}
+			Rounds: []game.HistoryRound{{Pack: game.CardStrings(pack), Actions: log}}}
 		rebuilt, _, err := game.Replay(h)
 		require.NoError(t, err)
 		require.Equal(t, g, rebuilt)
 	}
-}
-
-func cardStrings(cs []game.Card) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.String()
-	}
-	return out
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -32,24 +33,6 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
-}
-
-func storeAccount(tableID int64, a game.Account) string {
-	switch a.Kind {
-	case game.AccountWallet:
-		return WalletAccount(a.Player)
-	case game.AccountEscrow:
-		return EscrowAccount(tableID, a.Player)
-	}
-	return KittyAccount(tableID)
-}
-
-func toStoreTransfers(tableID int64, ts []game.Transfer) []Transfer {
-	out := make([]Transfer, len(ts))
-	for i, t := range ts {
-		out[i] = Transfer{From: storeAccount(tableID, t.From), To: storeAccount(tableID, t.To), Amount: t.Amount, Reason: string(t.Reason)}
-	}
-	return out
 }
 
 // crashChild plays random legal rounds forever, as the bot does, until it is killed.
@@ -152,24 +135,20 @@ func (d *driver) round(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if err := s.UpdateBank(ctx, BankParams{TableID: tb.ID, Transfers: toStoreTransfers(tb.ID, out), Now: now()}); err != nil {
+			if err := s.UpdateBank(ctx, BankParams{TableID: tb.ID, Transfers: GameTransfers(tb.ID, out), Now: now()}); err != nil {
 				return err
 			}
 			if err := d.afterStep(); err != nil {
 				return err
 			}
 		}
-		snap := game.HistoryTable{Seats: seats, Banker: g.Banker, Balances: cloneBalances(g.Balances), Kitty: g.Kitty}
+		snap := game.HistoryTable{Seats: seats, Banker: g.Banker, Balances: maps.Clone(g.Balances), Kitty: g.Kitty}
 		pack := game.NewPack(1)
 		game.Shuffle(pack, rng)
 		if err := g.Deal(pack); err != nil {
 			return err
 		}
-		strs := make([]string, len(pack))
-		for i, c := range pack {
-			strs[i] = c.String()
-		}
-		hj, _ := json.Marshal(game.History{Format: game.HistoryFormat, Rules: rules, Table: snap, Rounds: []game.HistoryRound{{Pack: strs, Actions: []string{}}}})
+		hj, _ := json.Marshal(game.History{Format: game.HistoryFormat, Rules: rules, Table: snap, Rounds: []game.HistoryRound{{Pack: game.CardStrings(pack), Actions: []string{}}}})
 		if round, err = s.StartRound(ctx, StartRoundParams{TableID: tb.ID, Number: tb.RoundNumber + 1, History: string(hj), Commitment: "c", Salt: "s", Now: now()}); err != nil {
 			return err
 		}
@@ -186,12 +165,8 @@ func (d *driver) round(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		args := ""
-		if a.Verb == game.VerbStake || a.Verb == game.VerbShoot || a.Verb == game.VerbBuy {
-			args = fmt.Sprint(a.Amount)
-		}
-		ap := ApplyParams{RoundID: round.ID, Seq: seq + 1, Member: p, Verb: string(a.Verb), Args: args, Now: now(),
-			Transfers: toStoreTransfers(tb.ID, out), InteractionID: fmt.Sprintf("i-%d-%d", round.ID, seq+1)}
+		ap := ApplyParams{RoundID: round.ID, Seq: seq + 1, Member: p, Verb: string(a.Verb), Args: a.Args(), Now: now(),
+			Transfers: GameTransfers(tb.ID, out), InteractionID: fmt.Sprintf("i-%d-%d", round.ID, seq+1)}
 		if !next.InRound() {
 			res, _ := json.Marshal(next.RoundReport())
 			ap.Finish = &RoundFinish{Result: string(res), BankOwner: next.Banker}
@@ -205,14 +180,6 @@ func (d *driver) round(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-func cloneBalances(m map[string]int64) map[string]int64 {
-	c := map[string]int64{}
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }
 
 // TestCrashRecovery kills a child applying actions with SIGKILL at random moments, 50
