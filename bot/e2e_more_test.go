@@ -413,3 +413,28 @@ func TestRecoveryMismatchIsReported(t *testing.T) {
 	r := h.clickTable(alice, "deal")
 	require.Contains(t, text(r.Message), "waiting for an admin")
 }
+
+// R6.4: the bank and kitty belong to the channel's table. When the owner is not seated
+// at a deal, a cut chooses the bank and the owner's kitty goes back to the owner; the
+// bank's owner then survives the table being stopped and opened again.
+func TestBankOwnerNotSeated(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, shootOpts(), bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	h.clickTable(alice, "deal") // alice wins the cut; the deal waits for her kitty
+	h.cmd(alice, group("bank", "kitty", intOpt("amount", 60)))
+	assert.Equal(t, int64(940), h.balance(alice))
+	h.clickTable(alice, "leave")
+	h.deck.push(cutFor(t, 1, 2)) // bob and carol cut; carol wins
+	r := h.clickTable(bob, "deal")
+	require.Contains(t, text(r.Message), "must put up a kitty", "the new banker puts up a new kitty (R9.9)")
+	h.waitTable("Banker: <@" + carol + ">")
+	assert.Equal(t, int64(1000), h.balance(alice), "the kitty went back to its owner (R6.4)")
+
+	r = h.cmd(carol, sub("stop"))
+	require.Contains(t, text(r.Message), "closed")
+	h.cmd(bob, sub("start", shootOpts()...))
+	h.waitTable("Banker: <@" + carol + ">")
+	h.audit()
+	h.noFailures()
+}
