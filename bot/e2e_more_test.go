@@ -162,7 +162,7 @@ func TestBadInput(t *testing.T) {
 		require.Contains(t, ask.Modal.Title, "Stake")
 		return ask
 	}
-	for _, tc := range []struct{ in, want string }{{"ten", "whole number"}, {"51", "from 1 to 50; 51 is not (R3.3)"}, {"0", "from 1 to 50"}, {"9999999999999999", "not an amount of chips"}, {"-5", "whole number"}} {
+	for _, tc := range []struct{ in, want string }{{"ten", "whole number"}, {"51", "from 1 to 50; 51 is not."}, {"0", "from 1 to 50"}, {"9999999999999999", "not an amount of chips"}, {"-5", "whole number"}} {
 		ask := askStake()
 		sr, err := h.fake.SubmitModal(channelID, carol, ask.Modal.CustomID, map[string]string{"amount": tc.in}, ask)
 		require.NoError(t, err)
@@ -197,7 +197,7 @@ func TestBadInput(t *testing.T) {
 	r = h.cmd(dave, sub("give", userOpt("member", dave), intOpt("amount", 5)))
 	require.Contains(t, text(r.Message), "yourself")
 	r = h.cmd(dave, sub("give", userOpt("member", alice), intOpt("amount", 5000)))
-	require.Contains(t, text(r.Message), "You need 5000 free chips and have 1000")
+	require.Contains(t, text(r.Message), "You need 5,000 free chips and have 1,000")
 	r = h.cmd(bob, sub("grant", userOpt("member", bob), intOpt("amount", 5000)))
 	require.Contains(t, text(r.Message), "Manage Server")
 	r = h.cmd(admin, sub("grant", userOpt("member", bob), intOpt("amount", 500)))
@@ -288,8 +288,8 @@ func TestLeaderboard(t *testing.T) {
 	r := h.cmd(bob, sub("leaderboard"))
 	require.True(t, r.Ephemeral)
 	txt := text(r.Message)
-	require.Contains(t, txt, "**1.** <@"+carol+"> — 1300 chips")
-	require.Contains(t, txt, "**2.** <@"+dave+"> — 1100 chips")
+	require.Contains(t, txt, "**1.** <@"+carol+"> — 1,300 chips")
+	require.Contains(t, txt, "**2.** <@"+dave+"> — 1,100 chips")
 	require.Contains(t, txt, "You: rank 4, 900 chips")
 	require.Less(t, strings.Index(txt, "<@"+alice+">"), strings.Index(txt, "<@"+bob+">"))
 	r = h.cmd(alice, sub("daily"))
@@ -318,7 +318,7 @@ func TestBankAuction(t *testing.T) {
 	r = h.cmd(carol, group("bank", "bid", intOpt("amount", 30)))
 	require.Contains(t, text(r.Message), "Bid more than the highest bid of 30")
 	r = h.cmd(carol, group("bank", "bid", intOpt("amount", 5000)))
-	require.Contains(t, text(r.Message), "You need 5000 free chips and have 1000")
+	require.Contains(t, text(r.Message), "You need 5,000 free chips and have 1,000")
 	r = h.cmd(carol, group("bank", "bid", intOpt("amount", 45)))
 	require.Contains(t, text(r.Message), "45 chips is the highest")
 	h.waitTable("won the bank from <@" + alice + "> for 45 chips")

@@ -79,8 +79,8 @@ func TestClassicGame(t *testing.T) {
 	// The leaderboard after the games: richest first, with the caller's own rank.
 	r = h.cmd(carol, sub("leaderboard"))
 	lb := text(r.Message)
-	require.Contains(t, lb, "**1.** <@"+alice+"> — 1035 chips")
-	require.Contains(t, lb, "**2.** <@"+dave+"> — 1005 chips")
+	require.Contains(t, lb, "**1.** <@"+alice+"> — 1,035 chips")
+	require.Contains(t, lb, "**2.** <@"+dave+"> — 1,005 chips")
 	require.Contains(t, lb, "**3.** <@"+carol+"> — 985 chips")
 	require.Contains(t, lb, "**4.** <@"+bob+"> — 975 chips")
 	require.Contains(t, lb, "You: rank 3, 985 chips")

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"github.com/pelletier/go-toml/v2"
@@ -86,6 +87,9 @@ type Catalog struct {
 	mu     sync.Mutex
 	locs   map[string]*i18n.Localizer
 	ids    []string
+	// commandID is the registered /pontoon command's id, set once commands are
+	// registered; until then command mentions render as plain text.
+	commandID atomic.Pointer[string]
 }
 
 // Load reads the embedded catalog files.
@@ -127,23 +131,15 @@ func (c *Catalog) localizer(lang string) *i18n.Localizer {
 }
 
 // T returns message id in lang with the named values kv ("Count", 3, "Player", "<@1>").
-// A "Count" value also chooses the plural form. A missing id renders as "⟦id⟧" so it is
-// visible in tests rather than silently blank.
+// A "Count" value also chooses the plural form. Integer values are written the reader's
+// way (1.000 in id, 1 000 in pl; see Number), except the identifiers in rawNumbers, and a
+// text may pass any amount through {{chips .X}} or {{plural "key" .X}} so that it takes
+// its own plural form too. {{cmd "bank kitty"}} becomes a command mention (see Mention).
+// A Count of 0 uses the message "<id>.zero" when the catalog has one (pt-BR's CLDR
+// "one" covers 0, which reads oddly for an empty kitty). A missing id renders as "⟦id⟧"
+// so it is visible in tests rather than silently blank.
 func (c *Catalog) T(lang, id string, kv ...any) string {
-	data := make(map[string]any, len(kv)/2)
-	var count any
-	for i := 0; i+1 < len(kv); i += 2 {
-		k, _ := kv[i].(string)
-		data[k] = kv[i+1]
-		if k == "Count" {
-			count = kv[i+1]
-		}
-	}
-	s, err := c.localizer(lang).Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count})
-	if err != nil && s == "" {
-		return "⟦" + id + "⟧"
-	}
-	return s
+	return c.render(lang, id, kv)
 }
 
 // Has reports whether id is in the English catalog.
@@ -179,11 +175,12 @@ func Raw(lang string) (map[string]map[string]string, error) {
 	return m, nil
 }
 
-// Placeholders lists the {{.Name}} placeholders of a text, sorted and unique.
+// Placeholders lists the values a text uses, sorted and unique: X for {{.X}} and for
+// X inside an action such as {{chips .X}} or {{plural "amount.free_chips" .X}}.
 func Placeholders(s string) []string {
-	var out []string
+	seen := map[string]bool{}
 	for {
-		i := strings.Index(s, "{{.")
+		i := strings.Index(s, "{{")
 		if i < 0 {
 			break
 		}
@@ -191,19 +188,17 @@ func Placeholders(s string) []string {
 		if j < 0 {
 			break
 		}
-		name := strings.TrimSpace(s[i+3 : i+j])
-		if k := strings.IndexAny(name, " |"); k >= 0 {
-			name = name[:k]
+		for _, f := range strings.Fields(s[i+2 : i+j]) {
+			if strings.HasPrefix(f, ".") && len(f) > 1 {
+				seen[f[1:]] = true
+			}
 		}
-		out = append(out, name)
 		s = s[i+j+2:]
 	}
-	sort.Strings(out)
-	var uniq []string
-	for i, p := range out {
-		if i == 0 || p != out[i-1] {
-			uniq = append(uniq, p)
-		}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
 	}
-	return uniq
+	sort.Strings(out)
+	return out
 }
