@@ -119,9 +119,14 @@ var funcs = template.FuncMap{
 
 const cmdOpen, cmdClose = "\x00cmd:", "\x00"
 
+// pluralOf renders a counted message for an amount. A value that is not a number (a
+// caller passed text) is shown as it is; a missing one as text/template shows it.
 func pluralOf(key string, v any) string {
-	if n, ok := v.(number); ok {
+	switch n := v.(type) {
+	case number:
 		return n.c.render(n.lang, key, []any{"Count", n.n})
+	case nil:
+		return "<no value>"
 	}
 	return fmt.Sprint(v)
 }

@@ -432,3 +432,13 @@ func TestEveryMessageRendersWithNumbers(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkT renders a status line with a grouped amount and a nested plural, as a table
+// edit does dozens of times: the templates are parsed once (parser is cacheable).
+func BenchmarkT(b *testing.B) {
+	c := MustLoad()
+	for b.Loop() {
+		_ = c.T("pl", "err.over_kitty", "Kitty", 1500, "Max", 22)
+		_ = c.T("pt-BR", "table.status.waiting", "Count", 3)
+	}
+}
