@@ -442,3 +442,55 @@ func BenchmarkT(b *testing.B) {
 		_ = c.T("pt-BR", "table.status.waiting", "Count", 3)
 	}
 }
+
+// The new words really are in each language: no file copied another's (or English's)
+// text for the per-action messages, the kitty's empty state or the language choice.
+func TestNewWordsDifferBetweenLanguages(t *testing.T) {
+	c := MustLoad()
+	for _, key := range []string{"err.cannot_now.double", "err.cannot_now.kitty", "done.stake", "done.split",
+		"done.shoot.zero", "amount.free_chips", "language.saved", "cmd.language.desc", "table.status.closed"} {
+		seen := map[string]string{}
+		for _, lang := range Languages {
+			s := c.T(lang, key, "Phase", "X", "Count", 5, "Language", "X")
+			if other, dup := seen[s]; dup {
+				assert.Fail(t, "same words", "%s: %s and %s both say %q", key, other, lang, s)
+			}
+			seen[s] = lang
+		}
+	}
+}
+
+// Every text fits the tightest place it can land, an embed field value (1,024
+// characters), with the longest values the bot passes: 13-digit grouped amounts, mentions
+// and the command mention with its id.
+func TestEveryTextFitsDiscord(t *testing.T) {
+	c := MustLoad()
+	c.SetCommandID("1100000000000000001")
+	all := raw(t)
+	long := "<@" + strings.Repeat("9", 19) + ">"
+	for key, forms := range all["en"] {
+		var kv []any
+		for _, p := range Placeholders(forms["other"]) {
+			switch p {
+			case "Cards", "Players", "Draws", "Best", "Rules":
+				kv = append(kv, p, strings.Repeat(long+", ", 4)+long)
+			case "Verb", "Phase", "Language", "Kind", "OnOff", "Timer", "Commitment", "Salt", "File", "When", "Deadline", "Value":
+				kv = append(kv, p, strings.Repeat("x", 64))
+			default:
+				kv = append(kv, p, int64(1000000000000))
+			}
+		}
+		for _, lang := range Languages {
+			s := c.T(lang, key, kv...)
+			n := utf8.RuneCountInString(s)
+			switch {
+			case key == "start.opened" || key == "auction.open" || key == "auction.closed":
+				assert.LessOrEqual(t, n, 2000, "%s %s: message content", lang, key)
+			case strings.HasSuffix(key, ".title") || strings.HasPrefix(key, "table.title."):
+				assert.LessOrEqual(t, n, 256, "%s %s: embed title", lang, key)
+			default:
+				assert.LessOrEqual(t, n, 1024, "%s %s: %d characters", lang, key, n)
+			}
+		}
+	}
+}
