@@ -89,7 +89,7 @@ func (b *Bot) cmdSell(c *ictx, o options) error {
 	b.mu.Lock()
 	b.offers[id] = of
 	b.mu.Unlock()
-	time.AfterFunc(b.opt.OfferTTL, func() { b.expireOffer(id) })
+	b.opt.AfterFunc(b.opt.OfferTTL, func() { b.expireOffer(id) })
 	c.afterReply(func(ctx context.Context) {
 		sent, err := b.s.ChannelMessageSendComplex(of.channel, &discordgo.MessageSend{Content: m.Content, Components: m.Components,
 			AllowedMentions: &discordgo.MessageAllowedMentions{Users: []string{buyer}}}, discordgo.WithContext(ctx))
@@ -260,7 +260,7 @@ func (b *Bot) cmdAuction(c *ictx) error {
 	b.mu.Lock()
 	b.auctions[t.id] = a
 	b.mu.Unlock()
-	time.AfterFunc(b.opt.BidWindow, func() { b.closeAuction(t) })
+	b.opt.AfterFunc(b.opt.BidWindow, func() { b.closeAuction(t) })
 	c.afterReply(func(ctx context.Context) {
 		sent, err := b.s.ChannelMessageSendComplex(a.channel, &discordgo.MessageSend{Content: text,
 			AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx))

@@ -73,11 +73,18 @@ type Options struct {
 	MaxSeats      int           // 10
 	Logger        *slog.Logger
 	Now           func() time.Time // the clock; time.Now
-	Random        io.Reader        // entropy for shuffles and salts; crypto/rand
+	// AfterFunc runs f once d has passed on the bot's clock, for the rules' timers: turn
+	// timers (R7.4), bank offers and auctions (R9.8). time.AfterFunc when nil; tests pass
+	// a manual clock with Now so that they move time instead of sleeping.
+	AfterFunc func(d time.Duration, f func()) Timer
+	Random    io.Reader // entropy for shuffles and salts; crypto/rand
 	// Deck, when set, supplies every freshly shuffled pack (cuts included) instead of a
 	// shuffle seeded from Random: scripted games in tests, like a fixed seed.
 	Deck func(decks int) []game.Card
 }
+
+// Timer is a timer started by Options.AfterFunc; *time.Timer is one.
+type Timer interface{ Stop() bool }
 
 func (o *Options) defaults() {
 	if o.APIURL == "" {
@@ -115,6 +122,9 @@ func (o *Options) defaults() {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.AfterFunc == nil {
+		o.AfterFunc = func(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
 	}
 	if o.Random == nil {
 		o.Random = rand.Reader

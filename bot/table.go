@@ -60,7 +60,7 @@ type liveTable struct {
 	closing  bool // stop after this round
 	closed   bool
 	deadline time.Time
-	timer    *time.Timer
+	timer    Timer
 	timerGen int
 
 	editTimer *time.Timer

@@ -25,7 +25,7 @@ func (b *Bot) armTimer(t *liveTable) {
 		t.deadline = now.Add(t.turn)
 	}
 	gen := t.timerGen
-	t.timer = time.AfterFunc(max(0, t.deadline.Sub(now)), func() { b.onTimer(t, gen) })
+	t.timer = b.opt.AfterFunc(max(0, t.deadline.Sub(now)), func() { b.onTimer(t, gen) })
 }
 
 // onTimer applies timeouts to everyone the round waits on (R7.4).
