@@ -6,8 +6,12 @@ package bot_test
 // the components left on a message) and, where chips move, the audit.
 
 import (
+	"context"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/game"
@@ -30,13 +34,14 @@ func embedField(m *discordgo.Message, name string) *discordgo.MessageEmbedField 
 	return nil
 }
 
-// fieldWith is the first field of the table whose value mentions member, or nil.
+// fieldWith is the first seat field of the table (not the bank, not the result) whose
+// value mentions member, or nil.
 func fieldWith(m *discordgo.Message, member string) *discordgo.MessageEmbedField {
 	if m == nil || len(m.Embeds) == 0 {
 		return nil
 	}
 	for _, f := range m.Embeds[0].Fields {
-		if strings.Contains(f.Value, at(member)) {
+		if f.Name != "Bank" && f.Name != "Result" && strings.Contains(f.Value, at(member)) {
 			return f
 		}
 	}
@@ -107,4 +112,120 @@ func TestDefect02ClosedTableClearsButtons(t *testing.T) {
 	require.Eventually(t, func() bool { return len(components(h.findTable())) == 0 }, 5e9, 1e7,
 		"the closed table still shows %d components", len(components(m)))
 	h.noFailures()
+}
+
+// commitmentRE finds the commitment the table shows for the next round, before Deal.
+var nextCommitmentRE = regexp.MustCompile(`Round (\d+) will be dealt from the pack with commitment: ([0-9a-f]{64})`)
+
+// Defect 3: with 8 seated (two packs, DecksFor), the commitment the table shows before
+// Deal is the one Deal deals from; the table drew a one-pack commitment when it opened,
+// so a new pack must be drawn and shown when the seats need two.
+func TestDefect03CommitmentShownBeforeDealIsThePackDealt(t *testing.T) {
+	h := newHarness(t, nil)
+	extra := []string{"300000000000000005", "300000000000000006", "300000000000000007", "300000000000000008"}
+	for i, m := range extra {
+		h.fake.AddMember(guildID, m, fmt.Sprintf("extra%d", i), 0, "en-US")
+	}
+	h.seat(alice, nil, append([]string{bob, carol, dave}, extra...)...)
+	before := h.tableMessage()
+	got := nextCommitmentRE.FindStringSubmatch(text(before))
+	require.NotNil(t, got, "the table shows no commitment before the deal:\n%s", text(before))
+	require.Equal(t, "1", got[1])
+	h.deck.push(cutFor(t, 0, 8))
+	r := h.clickTable(alice, "deal")
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type, text(r.Message))
+	tb, err := h.st.TableByChannel(context.Background(), guildID, channelID)
+	require.NoError(t, err)
+	round, err := h.st.Round(context.Background(), tb.ID, 1)
+	require.NoError(t, err)
+	assert.Equal(t, got[2], round.Commitment, "round 1 was dealt from a pack other than the one shown before Deal")
+	assert.Contains(t, text(r.Message), "Round 1 shuffle commitment: "+got[2])
+	h.noFailures()
+}
+
+// Defect 5 (R9.8): between rounds, a top-up of the kitty shows on the table.
+func TestDefect05KittyShownAfterTopUp(t *testing.T) {
+	h := shootRoundPlayed(t)
+	r := h.cmd(alice, group("bank", "kitty", intOpt("amount", 50)))
+	require.Contains(t, text(r.Message), "now holds 180")
+	h.waitTable("Kitty: 180 chips")
+	h.audit()
+	h.noFailures()
+}
+
+// Defect 5 (R6.3, R9.9): after a sale between rounds the old banker has the kitty back
+// and the table shows an empty kitty waiting for the new banker's.
+func TestDefect05KittyShownAfterTheBankIsSold(t *testing.T) {
+	h := shootRoundPlayed(t)
+	r := h.cmd(alice, group("bank", "sell", userOpt("member", bob), intOpt("price", 10)))
+	require.Contains(t, text(r.Message), "Offer sent")
+	offer := h.waitOffer()
+	id, ok := customID(offer, "pt:offer:", ".accept")
+	require.True(t, ok)
+	_, err := h.fake.Click(channelID, offer.ID, bob, id)
+	require.NoError(t, err)
+	h.waitTable("Banker: " + at(bob))
+	assert.Equal(t, int64(920+10+130), h.balance(alice), "price and kitty back to alice (R9.9)")
+	m := h.waitTable("Kitty: 0 chips")
+	assert.Contains(t, text(m), "must put up a kitty")
+	h.audit()
+	h.noFailures()
+}
+
+// Defect 5 (R6.4, R9.9): the banker leaves between rounds; the next Deal cuts for a new
+// banker and gives alice her kitty back, and the table shows the kitty empty.
+func TestDefect05KittyShownAfterTheBankerLeaves(t *testing.T) {
+	h := shootRoundPlayed(t)
+	r := h.clickTable(alice, "leave")
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type, text(r.Message))
+	h.deck.push(cutFor(t, 0, 2)) // bob and carol cut; bob wins
+	r = h.clickTable(bob, "deal")
+	require.Contains(t, text(r.Message), "must put up a kitty")
+	assert.Equal(t, int64(920+130), h.balance(alice), "the kitty went back to alice (R6.4)")
+	m := h.waitTable("Banker: " + at(bob))
+	assert.Contains(t, text(m), "Kitty: 0 chips", "the table shows the kitty alice took back:\n%s", text(m))
+	h.audit()
+	h.noFailures()
+}
+
+// shootRoundPlayed is a Shoot table (alice banks, kitty 100) after one round: bob busts
+// with a shoot bet, so the kitty holds 130 (R9.6); alice has 920, bob 960, carol 990.
+func shootRoundPlayed(t *testing.T) *harness {
+	h := newHarness(t, nil)
+	h.seat(alice, shootOpts(), bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	h.clickTable(bob, "deal")
+	h.cmd(alice, group("bank", "kitty", intOpt("amount", 100)))
+	h.waitTable("Kitty: 100 chips")
+	h.nextRound(stack(t, "9H TC 7S 5D 6C 9S 2C KD"))
+	h.clickTable(bob, "deal")
+	h.amount(bob, game.VerbStake, 10)
+	h.amount(carol, game.VerbStake, 10)
+	h.amount(bob, game.VerbShoot, 20)
+	h.amount(carol, game.VerbShoot, 0)
+	h.do(bob, game.VerbTwist)
+	h.amount(bob, game.VerbShoot, 10)
+	h.do(bob, game.VerbTwist)
+	h.do(carol, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("Kitty: 130 chips")
+	h.waitTable("The round is settled")
+	require.Equal(t, int64(920), h.balance(alice))
+	return h
+}
+
+// waitOffer is the newest bank offer in the channel that still has its buttons.
+func (h *harness) waitOffer() *discordgo.Message {
+	h.t.Helper()
+	var m *discordgo.Message
+	require.Eventually(h.t, func() bool {
+		m = nil
+		for _, msg := range h.fake.Messages(channelID) {
+			if strings.Contains(msg.Content, "offers the bank") && len(msg.Components) > 0 {
+				m = msg
+			}
+		}
+		return m != nil
+	}, 5*time.Second, 10*time.Millisecond, "no open offer in the channel")
+	return m
 }
