@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -228,4 +230,83 @@ func (h *harness) waitOffer() *discordgo.Message {
 		return m != nil
 	}, 5*time.Second, 10*time.Millisecond, "no open offer in the channel")
 	return m
+}
+
+const channel2 = "200000000000000002"
+
+// Defect 4: in a channel where the bot may not post the table, /pontoon start checks the
+// interaction's app_permissions first, says which permission is missing, opens nothing
+// (a later start is not refused as "already open") and sends Discord nothing it would
+// refuse.
+func TestDefect04StartNamesTheMissingPermission(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		perms   int64
+		missing string
+	}{
+		{"no View Channel", discordtest.PermSendMessages | discordtest.PermEmbedLinks | discordtest.PermReadHistory, "View Channel"},
+		{"no Send Messages", discordtest.PermViewChannel | discordtest.PermEmbedLinks | discordtest.PermReadHistory, "Send Messages"},
+		{"no Embed Links", discordtest.PermViewChannel | discordtest.PermSendMessages | discordtest.PermReadHistory, "Embed Links"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, nil)
+			h.fake.AddChannel(guildID, channel2)
+			h.fake.SetAppPermissions(channel2, tc.perms)
+			r, err := h.fake.Command(guildID, channel2, alice, "pontoon", sub("start"))
+			require.NoError(t, err)
+			require.True(t, r.Ephemeral)
+			assert.Contains(t, text(r.Message), tc.missing, "the reply names the missing permission")
+			assert.NotContains(t, text(r.Message), "Your table is open")
+			_, err = h.st.TableByChannel(context.Background(), guildID, channel2)
+			assert.ErrorIs(t, err, store.ErrNotFound, "no table is left open in the channel")
+			assert.Empty(t, h.fake.Failures(), "the bot sent Discord a request it refuses")
+
+			h.fake.SetAppPermissions(channel2, discordtest.DefaultAppPermissions)
+			r, err = h.fake.Command(guildID, channel2, alice, "pontoon", sub("start"))
+			require.NoError(t, err)
+			require.Contains(t, text(r.Message), "Your table is open", "once the bot may post, start works")
+			require.Eventually(t, func() bool {
+				for _, m := range h.fake.Messages(channel2) {
+					if len(m.Embeds) > 0 && len(m.Components) > 0 {
+						return true
+					}
+				}
+				return false
+			}, 5*time.Second, 10*time.Millisecond, "no table message after the permission was given")
+			h.noFailures()
+		})
+	}
+}
+
+// Defect 4: when posting the table fails although app_permissions allowed it (Discord
+// answers 403), the table is closed again and the member who started it is told, so the
+// next start opens a table.
+func TestDefect04FailedPostClosesTheTableAndSaysSo(t *testing.T) {
+	h := newHarness(t, nil)
+	h.fake.FailNext("POST /channels/"+channelID+"/messages", 1, 403, 50013, "Missing Permissions")
+	_, err := h.fake.Command(guildID, channelID, alice, "pontoon", sub("start"))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		eph := h.fake.Ephemerals(alice)
+		if len(eph) == 0 {
+			return false
+		}
+		last := text(eph[len(eph)-1])
+		return strings.Contains(last, "⛔") && !strings.Contains(last, "Your table is open")
+	}, 5*time.Second, 10*time.Millisecond, "alice is never told the table could not be posted; she sees: %v", ephemeralTexts(h, alice))
+	_, err = h.st.TableByChannel(context.Background(), guildID, channelID)
+	assert.ErrorIs(t, err, store.ErrNotFound, "the table that could not be posted is closed")
+
+	r := h.cmd(alice, sub("start"))
+	require.Contains(t, text(r.Message), "Your table is open")
+	h.tableMessage()
+	h.noFailures()
+}
+
+func ephemeralTexts(h *harness, member string) []string {
+	var out []string
+	for _, m := range h.fake.Ephemerals(member) {
+		out = append(out, text(m))
+	}
+	return out
 }
