@@ -76,11 +76,18 @@ type Options struct {
 	MaxSeats      int           // 10
 	Logger        *slog.Logger
 	Now           func() time.Time // the clock; time.Now
-	Random        io.Reader        // entropy for shuffles and salts; crypto/rand
+	// AfterFunc runs f once d has passed on the bot's clock, for the rules' timers: turn
+	// timers (R7.4), bank offers and auctions (R9.8). time.AfterFunc when nil; tests pass
+	// a manual clock with Now so that they move time instead of sleeping.
+	AfterFunc func(d time.Duration, f func()) Timer
+	Random    io.Reader // entropy for shuffles and salts; crypto/rand
 	// Deck, when set, supplies every freshly shuffled pack (cuts included) instead of a
 	// shuffle seeded from Random: scripted games in tests, like a fixed seed.
 	Deck func(decks int) []game.Card
 }
+
+// Timer is a timer started by Options.AfterFunc; *time.Timer is one.
+type Timer = table.Timer
 
 func (o *Options) defaults() {
 	if o.APIURL == "" {
@@ -119,6 +126,9 @@ func (o *Options) defaults() {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.AfterFunc == nil {
+		o.AfterFunc = func(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+	}
 	if o.Random == nil {
 		o.Random = rand.Reader
 	}
@@ -156,7 +166,7 @@ func New(st Store, opt Options) (*Bot, error) {
 	b := &Bot{opt: opt, st: st, cat: cat, view: view.New(cat), log: opt.Logger, appID: opt.AppID,
 		ready: make(chan struct{}), stop: make(chan struct{})}
 	b.tables = table.NewManager(st, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
-		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger})
+		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger})
 	b.lang = newLanguages(st, opt.Language)
 	b.pub = newPublisher(b)
 	b.tables.SetNotifier(b.pub)

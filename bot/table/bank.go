@@ -105,7 +105,7 @@ func (t *Table) OfferBank(ctx context.Context, seller, buyer string, price int64
 	m.mu.Lock()
 	m.offers[id] = of
 	m.mu.Unlock()
-	time.AfterFunc(m.opt.OfferTTL, func() { m.expireOffer(id) })
+	m.opt.AfterFunc(m.opt.OfferTTL, func() { m.expireOffer(id) })
 	return *of, nil
 }
 
@@ -239,7 +239,7 @@ func (t *Table) StartAuction(ctx context.Context, member, channel string) (Aucti
 	}
 	a := &Auction{Table: t.id, Guild: t.guild, Seller: member, Bids: map[string]int64{}, Channel: channel, Ends: m.now().Add(m.opt.BidWindow)}
 	m.auctions[t.id] = a
-	time.AfterFunc(m.opt.BidWindow, func() { m.closeAuction(t) })
+	m.opt.AfterFunc(m.opt.BidWindow, func() { m.closeAuction(t) })
 	return a.copy(), nil
 }
 

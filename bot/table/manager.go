@@ -48,10 +48,16 @@ type Options struct {
 	OfferTTL      time.Duration
 	BidWindow     time.Duration
 	Now           func() time.Time
+	// AfterFunc runs f once d has passed on the clock of Now, for the rules' timers:
+	// turns (R7.4), offers (R6.3) and auctions (R9.8).
+	AfterFunc func(d time.Duration, f func()) Timer
 	Random        io.Reader
 	Deck          func(decks int) []game.Card
 	Logger        *slog.Logger
 }
+
+// Timer is a timer started by Options.AfterFunc; *time.Timer is one.
+type Timer interface{ Stop() bool }
 
 // Manager holds the open tables of a bot, its bank offers and auctions, and the count of
 // work in flight. Its own lock (mu) guards only those maps and flags and is never held
@@ -73,6 +79,9 @@ type Manager struct {
 
 // NewManager builds a manager over a store. SetNotifier must be called before Start.
 func NewManager(st Store, opt Options) *Manager {
+	if opt.AfterFunc == nil {
+		opt.AfterFunc = func(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+	}
 	return &Manager{st: st, opt: opt, log: opt.Logger, tables: map[int64]*Table{}, byChan: map[string]*Table{}, offers: map[string]*Offer{},
 		auctions: map[int64]*Auction{}}
 }

@@ -151,7 +151,7 @@ type Table struct {
 	closing  bool
 	closed   bool
 	deadline time.Time
-	timer    *time.Timer
+	timer    Timer
 	timerGen int
 }
 

@@ -28,7 +28,7 @@ func (t *Table) armTimer() {
 		t.deadline = now.Add(t.turn)
 	}
 	gen := t.timerGen
-	t.timer = time.AfterFunc(max(0, t.deadline.Sub(now)), func() { t.onTimer(gen) })
+	t.timer = t.m.opt.AfterFunc(max(0, t.deadline.Sub(now)), func() { t.onTimer(gen) })
 }
 
 // onTimer applies timeouts to everyone the round waits on (R7.4).
