@@ -65,7 +65,7 @@ type Options struct {
 	APIURL        string // Discord's base URL; https://discord.com when empty
 	HTTPClient    *http.Client
 	TurnTimer     time.Duration // R7.4; 60s
-	StartingChips int64         // minted the first time a member plays in a server; 1000
+	StartingChips int64         // minted the first time a member plays in a server; 0 means none (config's default is 1000)
 	DailyAmount   int64         // 200
 	DailyCooldown time.Duration // 24h
 	DefaultRules  game.Rules    // a server's house rules until /pontoon settings changes them
@@ -96,8 +96,8 @@ func (o *Options) defaults() {
 	if o.TurnTimer <= 0 {
 		o.TurnTimer = 60 * time.Second
 	}
-	if o.StartingChips <= 0 {
-		o.StartingChips = 1000
+	if o.StartingChips < 0 {
+		o.StartingChips = 0
 	}
 	if o.DailyAmount <= 0 {
 		o.DailyAmount = 200
@@ -211,8 +211,9 @@ func (b *Bot) Start(ctx context.Context) error {
 		return fmt.Errorf("registering slash commands: %w", err)
 	}
 	go b.pruneLoop()
+	b.pub.start()
 	b.log.Info("pontoon bot ready", "app", b.appID, "guild_scope", b.opt.GuildID, "tables", len(b.tables.Tables()))
-	b.tables.Resume()
+	b.pub.postLater(b.tables.Resume())
 	return nil
 }
 

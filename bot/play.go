@@ -63,7 +63,35 @@ func (b *Bot) serverDefaults(ctx context.Context, guild string) (game.Rules, tim
 	return rules, turn
 }
 
+// tablePerms are what the bot needs in a channel to show a table there, each with its
+// catalog name: see it, post it, its embed, and find it again after a restart.
+var tablePerms = []struct {
+	bit int64
+	key string
+}{
+	{discordgo.PermissionViewChannel, "perm.view_channel"},
+	{discordgo.PermissionSendMessages, "perm.send_messages"},
+	{discordgo.PermissionEmbedLinks, "perm.embed_links"},
+	{discordgo.PermissionReadMessageHistory, "perm.read_history"},
+}
+
+// missingPerms names, in lang, what the interaction's app_permissions lack of tablePerms.
+func (b *Bot) missingPerms(c *ictx) string {
+	var names []string
+	for _, p := range tablePerms {
+		if c.i.AppPermissions&p.bit == 0 {
+			names = append(names, b.cat.T(c.lang, p.key))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 func (b *Bot) cmdStart(c *ictx, o options) error {
+	// Check first that the table can be shown here: a table nobody can see would block
+	// the channel (one table per channel).
+	if missing := b.missingPerms(c); missing != "" {
+		return refuse("err.missing_permissions", "Permissions", missing)
+	}
 	base, turn := b.serverDefaults(c.ctx, c.guild)
 	rules, err := rulesFrom(base, o)
 	if err != nil {
@@ -77,8 +105,20 @@ func (b *Bot) cmdStart(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	pub := c.pub
-	c.afterReply(func(ctx context.Context) { b.pub.post(ctx, t, pub) })
+	pub, i, lang := c.pub, c.i, c.lang
+	c.afterReply(func(ctx context.Context) {
+		if err := b.pub.post(ctx, t, pub); err != nil {
+			// Discord refused the table although app_permissions allowed it: close it again
+			// and tell the member, rather than leave a table nobody sees.
+			if err := t.Abandon(ctx); err != nil {
+				b.log.Error("unposted table not closed", "table", t.ID(), "err", err)
+			}
+			if _, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: b.cat.T(lang, "start.post_failed"),
+				Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx)); err != nil {
+				b.log.Warn("post failure not told", "err", err)
+			}
+		}
+	})
 	return b.privateText(c, b.cat.T(c.lang, "start.opened", "Rules", b.view.RulesText(c.lang, snap.Config.Rules, snap.Config.Turn())))
 }
 

@@ -194,6 +194,7 @@ func (t *Table) sell(ctx context.Context, seller, buyer string, price int64, rea
 	t.owner = buyer
 	t.kitty = g.Kitty
 	t.cut = nil
+	t.g = nil // the last round is history: the table shows the new bank
 	return nil
 }
 

@@ -51,9 +51,9 @@ type Options struct {
 	// AfterFunc runs f once d has passed on the clock of Now, for the rules' timers:
 	// turns (R7.4), offers (R6.3) and auctions (R9.8).
 	AfterFunc func(d time.Duration, f func()) Timer
-	Random        io.Reader
-	Deck          func(decks int) []game.Card
-	Logger        *slog.Logger
+	Random    io.Reader
+	Deck      func(decks int) []game.Card
+	Logger    *slog.Logger
 }
 
 // Timer is a timer started by Options.AfterFunc; *time.Timer is one.
@@ -222,6 +222,9 @@ func (m *Manager) load(ctx context.Context, tb store.Table) (*Table, error) {
 			return nil, err
 		}
 	}
+	if t.closing, err = m.st.Stopping(ctx, tb.ID); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 
@@ -268,47 +271,76 @@ func (m *Manager) Open(ctx context.Context, p OpenParams) (*Table, Snapshot, err
 	return t, t.snapshot(), nil
 }
 
-// Recover loads every open table and the rounds the store rebuilt (pack and actions
-// replayed through the engine, checked against the ledger's escrow). A round that could
-// not be trusted is reported and its table refuses play: nothing is lost, the chips stay
-// in escrow for an admin to look at. It runs before the gateway opens.
+// Recover loads, before the gateway opens, the open tables a restart must look at: each
+// with an unfinished round, rebuilt by the store (pack and actions replayed through the
+// engine, checked against the ledger's escrow), and each with no message (a start killed
+// before its message was posted or recorded). A round that cannot be trusted is reported
+// and its table refuses play until a member who may manage the server resolves it (see
+// Resolve); nothing is lost. A table whose stop was asked for and whose round settled
+// before the restart closes now. Every other open table stays on disk until a member
+// uses it, so memory grows with the tables in use, not with the tables open.
 func (m *Manager) Recover(ctx context.Context) error {
-	tables, err := m.st.OpenTables(ctx)
-	if err != nil {
-		return err
-	}
 	rebuilt, err := m.st.RecoverRounds(ctx)
 	if err != nil {
 		return err
 	}
-	byTable := map[int64]store.Rebuilt{}
-	for _, r := range rebuilt {
-		byTable[r.Round.TableID] = r
+	unposted, err := m.st.UnpostedTables(ctx)
+	if err != nil {
+		return err
+	}
+	stopping, err := m.st.StoppingTables(ctx)
+	if err != nil {
+		return err
 	}
 	loaded := map[int64]*Table{}
-	for _, tb := range tables {
+	for _, r := range rebuilt {
+		t, err := m.load(ctx, r.Table)
+		if err != nil {
+			m.log.Error("table not recovered", "table", r.Table.ID, "err", err)
+			continue
+		}
+		t.round = r.Round
+		if r.Err != nil {
+			t.broken = r.Err.Error()
+			m.log.Error("round not recovered; the table refuses play until an admin resolves it", "table", r.Table.ID, "round", r.Round.Number, "err", r.Err)
+		} else {
+			t.g, t.seq = r.Game, len(r.Actions)
+			last := r.Round.StartedAt
+			for _, a := range r.Actions {
+				t.mseq[a.Member]++
+				last = a.CreatedAt
+			}
+			t.recovered = true
+			t.deadline = last.Add(t.turn) // R7.4: a timer that ran out while the bot was down fires at start
+		}
+		t.restart = restartRound
+		loaded[t.id] = t
+	}
+	for _, tb := range unposted {
+		if t := loaded[tb.ID]; t != nil {
+			t.restart = restartPost
+			continue
+		}
 		t, err := m.load(ctx, tb)
 		if err != nil {
 			m.log.Error("table not recovered", "table", tb.ID, "err", err)
 			continue
 		}
-		if r, ok := byTable[tb.ID]; ok {
-			t.round = r.Round
-			if r.Err != nil {
-				t.broken = r.Err.Error()
-				m.log.Error("round not recovered; the table refuses play until an admin looks", "table", tb.ID, "round", r.Round.Number, "err", r.Err)
-			} else {
-				t.g, t.seq = r.Game, len(r.Actions)
-				last := r.Round.StartedAt
-				for _, a := range r.Actions {
-					t.mseq[a.Member]++
-					last = a.CreatedAt
-				}
-				t.recovered = true
-				t.deadline = last.Add(t.turn) // R7.4: a timer that ran out while the bot was down fires at start
-			}
+		t.restart = restartPost
+		loaded[t.id] = t
+	}
+	for _, tb := range stopping {
+		if loaded[tb.ID] != nil && loaded[tb.ID].round.ID != 0 && !loaded[tb.ID].round.Finished() {
+			continue // closes when its round settles
 		}
-		loaded[tb.ID] = t
+		if err := m.st.CloseTable(ctx, tb.ID, m.now()); err != nil {
+			m.log.Error("stopped table not closed", "table", tb.ID, "err", err)
+			continue
+		}
+		if t := loaded[tb.ID]; t != nil {
+			t.closed = true
+			t.restart = restartRound // its message shows it closed
+		}
 	}
 	m.mu.Lock()
 	for _, t := range loaded {
@@ -318,15 +350,38 @@ func (m *Manager) Recover(ctx context.Context) error {
 	return nil
 }
 
-// Resume arms every table's timer and asks for its message to be redrawn, once the
-// gateway is open. It takes one table's lock at a time and never the manager's with it.
-func (m *Manager) Resume() {
+// restartState says what a restart must do for a table.
+type restartState int
+
+const (
+	restartNone  restartState = iota
+	restartRound              // its round was recovered (or it closed): redraw its message
+	restartPost               // it has no message: post one
+)
+
+// Resume arms the timers of the recovered rounds and asks for their messages to be
+// redrawn, once the gateway is open; it returns the tables that have no message, for
+// the caller to post. It takes one table's lock at a time and never the manager's with
+// it.
+func (m *Manager) Resume() (unposted []*Table) {
 	for _, t := range m.Tables() {
 		t.mu.Lock()
-		t.armTimer()
-		m.n.Changed(t)
+		switch t.restart {
+		case restartRound:
+			t.armTimer()
+			m.n.Changed(t)
+		case restartPost:
+			t.armTimer()
+			unposted = append(unposted, t)
+		}
+		t.restart = restartNone
+		closed := t.closed
 		t.mu.Unlock()
+		if closed {
+			m.forget(t)
+		}
 	}
+	return unposted
 }
 
 func jsonConfig(c Config) (string, error) {

@@ -173,6 +173,7 @@ func (t *Table) chooseBanker(ctx context.Context) error {
 	if len(ts) > 0 {
 		t.kitty = 0
 	}
+	t.g = nil // the bank changed hands: the last round is history, the table shows the new bank
 	t.cut = &Cut{Winner: winner, Seats: slices.Clone(t.seats), Draws: draws}
 	return nil
 }
@@ -215,6 +216,7 @@ func (t *Table) deal(ctx context.Context) error {
 	case len(t.seats) < 2:
 		return Refuse("err.need_two")
 	}
+	t.cut = nil // a cut shows until the next deal, which makes its own if it needs one
 	if err := t.chooseBanker(ctx); err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func (t *Table) Join(ctx context.Context, member string) (Snapshot, error) {
 	if err := t.m.st.SetSeats(ctx, t.id, seats, now); err != nil {
 		return t.snapshot(), err
 	}
-	t.seats = seats
+	t.seatsChanged(ctx, seats)
 	return t.snapshot(), nil
 }
 
@@ -47,7 +47,7 @@ func (t *Table) Leave(ctx context.Context, member string) (Snapshot, error) {
 	if err := t.m.st.SetSeats(ctx, t.id, seats, t.m.now()); err != nil {
 		return t.snapshot(), err
 	}
-	t.seats = seats
+	t.seatsChanged(ctx, seats)
 	return t.snapshot(), nil
 }
 
@@ -72,6 +72,9 @@ func (t *Table) Stop(ctx context.Context, member string, mayManage bool) (StopRe
 		return 0, t.snapshot(), Refuse("err.stop_forbidden")
 	}
 	if t.inRound() {
+		if err := t.m.st.SetStopping(ctx, t.id, true); err != nil {
+			return 0, t.snapshot(), err
+		}
 		t.closing = true
 		t.m.n.Changed(t)
 		return StopAfterRound, t.snapshot(), nil
@@ -108,4 +111,34 @@ func Playing(g *game.Game, member string) bool {
 		}
 	}
 	return false
+}
+
+// seatsChanged keeps the seats and, between rounds, the next pack: when the number of
+// packs the seats need changes (DecksFor), a new pack is drawn and its commitment shown,
+// so what the table shows before Deal is always what Deal deals. t.mu must be held.
+func (t *Table) seatsChanged(ctx context.Context, seats []string) {
+	t.seats = seats
+	if t.inRound() || t.closed {
+		return
+	}
+	decks := t.cfg.Rules.DecksFor(max(len(seats), 2))
+	if p := t.pending; p != nil && len(p.Pack) == 52*decks {
+		return
+	}
+	t.preparePack(ctx, t.round.Number+1, t.nextPack)
+}
+
+// Abandon closes a table whose message could not be posted, before anything was
+// played at it, so the channel is free for the next start.
+func (t *Table) Abandon(ctx context.Context) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed || t.messageID != "" || t.round.Number > 0 {
+		return nil
+	}
+	if err := t.m.st.CloseTable(ctx, t.id, t.m.now()); err != nil {
+		return err
+	}
+	t.close()
+	return nil
 }

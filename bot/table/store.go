@@ -21,11 +21,14 @@ type Store interface {
 	ApplyAction(ctx context.Context, p store.ApplyParams) error
 	EnsureWallet(ctx context.Context, guild, member string, starting int64, now time.Time) (store.Wallet, bool, error)
 	SetTableMessage(ctx context.Context, tableID int64, messageID string) error
+	SetStopping(ctx context.Context, tableID int64, stopping bool) error
 
 	// reads, made with no table lock held
 	TableByID(ctx context.Context, id int64) (store.Table, error)
 	TableByChannel(ctx context.Context, guild, channel string) (store.Table, error)
-	OpenTables(ctx context.Context) ([]store.Table, error)
+	UnpostedTables(ctx context.Context) ([]store.Table, error)
+	StoppingTables(ctx context.Context) ([]store.Table, error)
+	Stopping(ctx context.Context, tableID int64) (bool, error)
 	TableMessage(ctx context.Context, tableID int64) (string, error)
 	TableState(ctx context.Context, tableID int64) (store.TableState, error)
 	Pending(ctx context.Context, tableID int64) (store.PendingPack, bool, error)

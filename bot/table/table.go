@@ -147,6 +147,7 @@ type Table struct {
 	nextPack []string // carried from the last round (R6.1); nil to shuffle
 
 	recovered bool
+	restart   restartState
 
 	closing  bool
 	closed   bool

@@ -86,3 +86,11 @@ func (id ID) Check(round, memberSeq int) error {
 	}
 	return nil
 }
+
+// IsTableButton reports whether a custom id is a button of that table's own public
+// message (its Join button), by which a restart finds a message it posted but did not
+// record.
+func IsTableButton(customID string, tableID int64) bool {
+	id, ok := ParseID(customID)
+	return ok && id.Kind == KindJoin && id.Table == tableID
+}

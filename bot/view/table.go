@@ -43,10 +43,18 @@ func (r *Renderer) Table(lang string, t *table.Snapshot) Message {
 	}
 	e := &discordgo.MessageEmbed{Title: title, Description: strings.Join(desc, "\n"), Color: 0x2e7d32}
 
-	bank := r.cat.T(lang, "table.bank", "Banker", r.MentionOr(lang, t.Banker()))
+	// The round on show is the one in play, or the last one settled: its bank is the one
+	// who played it (R6.2 may have passed the bank on; the result names the next banker).
+	banker := t.Banker()
+	if g != nil && g.Round != nil {
+		banker = g.Round.Banker
+	}
+	bank := r.cat.T(lang, "table.bank", "Banker", r.MentionOr(lang, banker))
 	if rules.Variant == game.Shoot {
+		// Between rounds the table's own kitty is the truth: a top-up, a sale (R9.9) or a
+		// cut (R6.4) changes it after the round shown settled.
 		kitty := t.Kitty
-		if g != nil {
+		if t.InRound() {
 			kitty = g.Kitty
 		}
 		bank += "\n" + r.cat.T(lang, "table.kitty", "Count", kitty)
@@ -69,7 +77,7 @@ func (r *Renderer) Table(lang string, t *table.Snapshot) Message {
 	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: r.cat.T(lang, "table.bank_title"), Value: bank})
 
 	for i, p := range t.Seats {
-		if p == t.Banker() {
+		if p == banker {
 			continue
 		}
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: r.cat.T(lang, "table.seat", "N", i+1),

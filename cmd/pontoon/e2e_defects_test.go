@@ -141,5 +141,5 @@ func TestDefect12StartingChipsZeroMeansZero(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, r.Ephemeral)
 	assert.Contains(t, msgText(r.Message), "has 0 chips", "a new member starts with starting_chips = 0")
-	assert.NotContains(t, msgText(r.Message), "1000")
+	assert.NotContains(t, msgText(r.Message), "has 1000", "(the member id itself contains 1000)")
 }
