@@ -99,3 +99,101 @@ func quiet(h *harness, idle, limit time.Duration) {
 		}
 	}
 }
+
+// Defect 8: while the bot starts (gateway open, commands being registered, tables being
+// re-armed), a bank handler that waits on Discord (bob's bid edits the auction message,
+// R9.8) must not freeze the bot: a click on another table in another channel, and bob's
+// own bid, are answered in time. Today Start takes the bot's lock and then each table's,
+// so it waits behind the bid holding the bot's lock, and every interaction waits on it.
+func TestDefect08ClickDuringStartNeverFreezesOtherTables(t *testing.T) {
+	clk := newClock()
+	h := newHarness(t, clk.use)
+	h.seat(alice, shootOpts(), bob)
+	h.deck.push(cutFor(t, 0, 2))
+	h.clickTable(alice, "deal") // alice banks, the kitty is empty: she may auction (R9.8)
+	h.fake.AddChannel(guildID, channel2)
+	_, err := h.fake.Command(guildID, channel2, carol, "pontoon", sub("start"))
+	require.NoError(t, err)
+	var other *discordgo.Message
+	require.Eventually(t, func() bool {
+		for _, m := range h.fake.Messages(channel2) {
+			if len(m.Embeds) > 0 {
+				other = m
+			}
+		}
+		return other != nil
+	}, 5*time.Second, 10*time.Millisecond)
+	h.stop()
+
+	ctx := context.Background()
+	register := h.fake.HoldNext("PUT /applications/")
+	st, err := store.Open(ctx, h.dbPath)
+	require.NoError(t, err)
+	b, err := bot.New(st, h.opt)
+	require.NoError(t, err)
+	h.st, h.bot = st, b
+	started := make(chan error, 1)
+	go func() { started <- b.Start(ctx) }()
+	select {
+	case <-register.Arrived():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the bot never registered its commands")
+	}
+
+	// The gateway is open: members are already clicking.
+	r := h.cmd(alice, group("bank", "auction"))
+	require.Contains(t, text(r.Message), "auction has started")
+	var auction *discordgo.Message
+	require.Eventually(t, func() bool {
+		for _, m := range h.fake.Messages(channelID) {
+			if strings.Contains(m.Content, "auctions the bank") {
+				auction = m
+			}
+		}
+		return auction != nil
+	}, 5*time.Second, 10*time.Millisecond)
+	edit := h.fake.HoldNext("PATCH /channels/" + channelID + "/messages/" + auction.ID)
+	bid := make(chan error, 1)
+	go func() {
+		r, err := h.fake.Command(guildID, channelID, bob, "pontoon", group("bank", "bid", intOpt("amount", 10)))
+		if err == nil && !strings.Contains(text(r.Message), "10 chips is the highest") {
+			err = fmt.Errorf("bid answered %q", text(r.Message))
+		}
+		bid <- err
+	}()
+	select {
+	case <-edit.Arrived(): // the bid's edit of the auction message is now in flight
+	case <-time.After(2 * time.Second): // a bot that edits later is fine too
+	}
+	register.Release()
+	require.Eventually(t, func() bool {
+		for _, r := range h.fake.Requests() {
+			if r.Method == "PUT" && r.Status == 200 {
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 5*time.Millisecond)
+	time.Sleep(100 * time.Millisecond) // let Start go on to its tables: ordering, not a timing assertion
+
+	join, ok := customID(other, "pt:join:", "")
+	require.True(t, ok)
+	jr, err := h.fake.Click(channel2, other.ID, dave, join)
+	assert.NoError(t, err, "a Join on another table while the bot starts is never answered")
+	if err == nil {
+		assert.Contains(t, text(jr.Message), at(dave))
+	}
+	select {
+	case err := <-bid:
+		assert.NoError(t, err, "bob's bid is answered although its edit of the auction message waits")
+	case <-time.After(6 * time.Second):
+		t.Error("bob's bid was never answered")
+	}
+	edit.Release()
+	select {
+	case err := <-started:
+		require.NoError(t, err)
+	case <-time.After(15 * time.Second):
+		t.Fatal("Start never returned")
+	}
+}
