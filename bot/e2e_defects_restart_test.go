@@ -197,3 +197,96 @@ func TestDefect08ClickDuringStartNeverFreezesOtherTables(t *testing.T) {
 		t.Fatal("Start never returned")
 	}
 }
+
+// offers are the bank offers in the channel, oldest first.
+func (h *harness) offers() []*discordgo.Message {
+	var out []*discordgo.Message
+	for _, m := range h.fake.Messages(channelID) {
+		if strings.Contains(m.Content, "the bank") && len(m.Embeds) == 0 && !strings.Contains(m.Content, "auction") {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Defect 12: open offers are bounded: a table has at most one standing bank offer
+// (R6.3). A new offer replaces the last: the old one's buttons go, and accepting it
+// moves nothing.
+func TestDefect12ANewOfferReplacesTheLast(t *testing.T) {
+	clk := newClock()
+	h := newHarness(t, clk.use)
+	h.seat(alice, nil, bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	h.nextRound(stack(t, "9H TC 7S 8D 8C 9S"))
+	h.clickTable(alice, "deal")
+	h.amount(bob, game.VerbStake, 5)
+	h.amount(carol, game.VerbStake, 5)
+	h.do(bob, game.VerbStick)
+	h.do(carol, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("The round is settled")
+
+	r := h.cmd(alice, group("bank", "sell", userOpt("member", bob), intOpt("price", 10)))
+	require.Contains(t, text(r.Message), "Offer sent")
+	first := h.waitOffer()
+	r = h.cmd(alice, group("bank", "sell", userOpt("member", carol), intOpt("price", 20)))
+	require.Contains(t, text(r.Message), "Offer sent")
+	require.Eventually(t, func() bool { return len(h.offers()) == 2 }, 5*time.Second, 10*time.Millisecond)
+
+	id, ok := customID(first, "pt:offer:", ".accept")
+	require.True(t, ok)
+	before := h.balance(bob)
+	res, err := h.fake.Click(channelID, first.ID, bob, id)
+	require.NoError(t, err)
+	assert.NotContains(t, text(res.Message), "bought the bank", "the replaced offer still sold the bank")
+	assert.Equal(t, before, h.balance(bob))
+	assert.Eventually(t, func() bool { return len(components(h.fake.Message(channelID, first.ID))) == 0 }, 5*time.Second, 10*time.Millisecond,
+		"the replaced offer still shows Accept and Decline")
+	h.audit()
+}
+
+// Defect 12: "stop after this round" survives a restart: the table still says it closes
+// after the round, and closes when the round is settled.
+func TestDefect12StopAfterThisRoundSurvivesARestart(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.deal(alice, 0, "9H 7S 8D 9S")
+	r := h.cmd(alice, sub("stop"))
+	require.Contains(t, text(r.Message), "close when this round is settled")
+	h.waitTable("The table closes after this round.")
+	h.stop()
+	h.start()
+	h.amount(bob, game.VerbStake, 10)
+	h.do(bob, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("This table is closed")
+	_, err := h.st.TableByChannel(context.Background(), guildID, channelID)
+	assert.ErrorIs(t, err, store.ErrNotFound, "the table closes after the round, as asked before the restart")
+	h.audit()
+}
+
+// Defect 12: offers live in memory, so a restart ends them; the offer's message then
+// says it has expired and keeps no buttons, instead of looking live.
+func TestDefect12OfferSaysExpiredAfterARestart(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.deck.push(cutFor(t, 0, 2))
+	h.nextRound(stack(t, "9H 7S 8D 9S"))
+	h.clickTable(alice, "deal")
+	h.amount(bob, game.VerbStake, 5)
+	h.do(bob, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("The round is settled")
+	h.cmd(alice, group("bank", "sell", userOpt("member", bob), intOpt("price", 10)))
+	offer := h.waitOffer()
+	h.stop()
+	h.start()
+	live := func() bool {
+		m := h.fake.Message(channelID, offer.ID)
+		return m != nil && (!strings.Contains(m.Content, "has expired") || len(components(m)) > 0)
+	}
+	assert.Eventually(t, func() bool { return !live() }, 10*time.Second, 20*time.Millisecond, "after the restart the offer still looks live")
+	m := h.fake.Message(channelID, offer.ID)
+	require.NotNil(t, m)
+	t.Logf("the offer after the restart: %q, %d buttons", m.Content, len(components(m)))
+}
