@@ -2,10 +2,12 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
 )
 
@@ -73,6 +75,12 @@ func (b *Bot) cmdSell(c *ictx, o options) error {
 func (b *Bot) clickOffer(c *ictx, id view.ID) error {
 	offerID, choice, _ := strings.Cut(id.Arg, ".")
 	of, key, err := b.tables.AnswerOffer(c.ctx, offerID, c.user, choice == "accept")
+	var r *table.Refusal
+	if errors.As(err, &r) && r.Key == "err.offer_expired" {
+		// An offer this bot does not hold (it expired, was replaced, or a restart ended
+		// it): the message says so and loses its buttons, instead of looking live.
+		return b.update(c, view.Message{Content: b.cat.T(c.pub, "offer.ended")})
+	}
 	if err != nil {
 		return err
 	}

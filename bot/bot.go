@@ -28,7 +28,6 @@ type Store interface {
 	economyStore
 	historyStore
 	settingsStore
-	RememberInteraction(ctx context.Context, id string, now time.Time) (bool, error)
 	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
 }
 
@@ -148,6 +147,7 @@ type Bot struct {
 	tables *table.Manager
 	pub    *publisher
 	lang   *languages
+	seen   seenIDs
 
 	ready chan struct{}
 	stop  chan struct{}

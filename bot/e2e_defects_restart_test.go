@@ -236,9 +236,11 @@ func TestDefect12ANewOfferReplacesTheLast(t *testing.T) {
 	id, ok := customID(first, "pt:offer:", ".accept")
 	require.True(t, ok)
 	before := h.balance(bob)
-	res, err := h.fake.Click(channelID, first.ID, bob, id)
-	require.NoError(t, err)
-	assert.NotContains(t, text(res.Message), "bought the bank", "the replaced offer still sold the bank")
+	// The bot may already have taken the replaced offer's buttons away, so that Discord
+	// refuses the click; if it has not yet, the click must not sell.
+	if res, err := h.fake.Click(channelID, first.ID, bob, id); err == nil {
+		assert.NotContains(t, text(res.Message), "bought the bank", "the replaced offer still sold the bank")
+	}
 	assert.Equal(t, before, h.balance(bob))
 	assert.Eventually(t, func() bool { return len(components(h.fake.Message(channelID, first.ID))) == 0 }, 5*time.Second, 10*time.Millisecond,
 		"the replaced offer still shows Accept and Decline")

@@ -131,8 +131,11 @@ func (b *Bot) cmdStop(c *ictx, _ options) error {
 	if err != nil {
 		return err
 	}
-	if res == table.StopAfterRound {
+	switch res {
+	case table.StopAfterRound:
 		return b.privateText(c, b.cat.T(c.lang, "stop.after_round"))
+	case table.StopResolved:
+		return b.privateText(c, b.cat.T(c.lang, "stop.resolved"))
 	}
 	return b.privateText(c, b.cat.T(c.lang, "stop.closed"))
 }

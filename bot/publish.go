@@ -26,7 +26,8 @@ type publisher struct {
 	wake    *sync.Cond
 	state   map[int64]*pubState
 	queue   []pubJob
-	done    bool
+	done    bool // no more table changes: Close has begun
+	stopped bool // the workers have finished
 	workers sync.WaitGroup
 }
 
@@ -37,10 +38,17 @@ type pubState struct {
 	dirty, scheduled, busy bool
 }
 
-// pubJob is a table to redraw, or (post) one with no message to post.
+// pubJob is a table to redraw, or (post) one with no message to post, or (msg) another
+// public message to edit: an offer or an auction.
 type pubJob struct {
 	t    *table.Table
 	post bool
+	msg  *msgJob
+}
+
+type msgJob struct {
+	guild, channel, id string
+	render             func(lang string) view.Message
 }
 
 // publishWorkers bounds the Discord calls the publisher makes at once, and so its
@@ -79,6 +87,9 @@ func (p *publisher) close() {
 	p.wake.Broadcast()
 	p.mu.Unlock()
 	p.workers.Wait()
+	p.mu.Lock()
+	p.stopped = true
+	p.mu.Unlock()
 }
 
 // Changed implements table.Notifier.
@@ -135,6 +146,13 @@ func (p *publisher) work() {
 		if j.post {
 			p.mu.Unlock()
 			p.repost(j.t)
+			continue
+		}
+		if j.msg != nil {
+			p.mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			p.edit(ctx, j.msg.channel, j.msg.id, j.msg.render(p.b.lang.public(ctx, j.msg.guild, "")))
+			cancel()
 			continue
 		}
 		st := p.state[j.t.ID()]
@@ -251,26 +269,30 @@ func (p *publisher) findOrphan(ctx context.Context, s *table.Snapshot) string {
 
 // OfferEnded implements table.Notifier.
 func (p *publisher) OfferEnded(of table.Offer, key string) {
-	if of.MessageID == "" || p.b.s == nil {
+	if of.MessageID == "" {
 		return
 	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		lang := p.b.lang.public(ctx, of.Guild, "")
-		p.edit(ctx, of.Channel, of.MessageID, p.b.view.Offer(lang, of, key))
-	}()
+	p.editLater(&msgJob{guild: of.Guild, channel: of.Channel, id: of.MessageID,
+		render: func(lang string) view.Message { return p.b.view.Offer(lang, of, key) }})
 }
 
 // AuctionChanged implements table.Notifier.
 func (p *publisher) AuctionChanged(a table.Auction, key string) {
-	if a.MessageID == "" || p.b.s == nil {
+	if a.MessageID == "" {
 		return
 	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		lang := p.b.lang.public(ctx, a.Guild, "")
-		p.edit(ctx, a.Channel, a.MessageID, view.Message{Content: p.b.view.Auction(lang, a, key)})
-	}()
+	p.editLater(&msgJob{guild: a.Guild, channel: a.Channel, id: a.MessageID,
+		render: func(lang string) view.Message { return view.Message{Content: p.b.view.Auction(lang, a, key)} }})
+}
+
+// editLater queues the edit of an offer's or an auction's message for the workers; it is
+// taken even while closing, so that Close ends the offers on Discord too.
+func (p *publisher) editLater(j *msgJob) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.b.s == nil || p.stopped {
+		return
+	}
+	p.queue = append(p.queue, pubJob{msg: j})
+	p.wake.Signal()
 }

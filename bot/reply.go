@@ -77,14 +77,10 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 		return
 	}
 	// A redelivered interaction (same id) was answered the first time; answering again
-	// would be refused by Discord, and applying it again would apply it twice.
-	first, err := b.st.RememberInteraction(ctx, i.ID, c.now)
-	if err != nil {
-		b.fail(c, err)
-		b.send(c)
-		return
-	}
-	if !first {
+	// would be refused by Discord. Ids are remembered in memory, so looking writes
+	// nothing; an action also records its id with it in the store (ApplyAction), so even
+	// after a restart it is never applied twice.
+	if !b.seen.first(i.ID) {
 		return
 	}
 	if err := b.route(c); err != nil {
@@ -206,8 +202,10 @@ func (b *Bot) errText(lang string, err error) string {
 	case errors.Is(err, store.ErrDuplicateAction), errors.Is(err, store.ErrDuplicateInteraction), errors.Is(err, store.ErrStaleSeq):
 		return b.cat.T(lang, "err.already_applied")
 	}
+	// Anything else is the store or Discord failing: say plainly that nothing changed
+	// (apply keeps nothing it could not commit) and log the cause for the operator.
 	b.log.Error("unexpected error", "err", err)
-	return b.cat.T(lang, "err.internal")
+	return b.cat.T(lang, "err.not_saved")
 }
 
 // gameErrText renders an engine refusal: key err.<code>[.<why>] with the error's values,
@@ -320,4 +318,30 @@ func (l *languages) public(ctx context.Context, guild, guildLocale string) strin
 		return l.fallback
 	}
 	return "en"
+}
+
+// seenIDs remembers the interaction ids answered recently, in two generations so that
+// memory stays bounded: a redelivery comes within seconds, well inside one generation.
+type seenIDs struct {
+	mu        sync.Mutex
+	cur, prev map[string]struct{}
+}
+
+const seenGeneration = 50000
+
+// first reports whether id is seen for the first time, and remembers it.
+func (s *seenIDs) first(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.cur[id]; ok {
+		return false
+	}
+	if _, ok := s.prev[id]; ok {
+		return false
+	}
+	if s.cur == nil || len(s.cur) >= seenGeneration {
+		s.prev, s.cur = s.cur, make(map[string]struct{}, 1024)
+	}
+	s.cur[id] = struct{}{}
+	return true
 }

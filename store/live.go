@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // What the live tables of the bot need beyond the rest of the store: finding, after a
@@ -62,4 +63,44 @@ func (s *Store) StoppingTables(ctx context.Context) ([]Table, error) {
 	}
 	defer tx.Rollback()
 	return tablesWhere(ctx, tx, `status = 'open' AND id IN (SELECT table_id FROM table_stops)`)
+}
+
+// VoidRoundReason is the ledger reason of the escrow refunds made by ResolveBroken.
+const VoidRoundReason = "void round: escrow returned (recovery failed)"
+
+// ResolveBroken closes an open table whose unfinished round could not be recovered: in
+// one transaction every escrow of the table goes back to its member's wallet as the
+// ledger holds it (reason VoidRoundReason), the round is marked finished as void, and
+// the table closes. The kitty stays with the table's bank, as at any close (R6.4).
+func (s *Store) ResolveBroken(ctx context.Context, tableID int64, now time.Time) error {
+	if err := checkNow(now); err != nil {
+		return err
+	}
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	t, err := openTable(ctx, tx, tableID)
+	if err != nil {
+		return err
+	}
+	escrows, err := escrowBalances(ctx, tx, t.Guild, tableID)
+	if err != nil {
+		return err
+	}
+	for _, e := range escrows {
+		tr := Transfer{From: EscrowAccount(tableID, e.member), To: WalletAccount(e.member), Amount: e.balance, Reason: VoidRoundReason}
+		if err := move(ctx, tx, t.Guild, tr, ledgerRef{table: tableID, now: now}); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE rounds SET finished_at = ?, result = ? WHERE table_id = ? AND finished_at IS NULL`,
+		formatTime(now), `{"void":true}`, tableID); err != nil {
+		return fmt.Errorf("store: resolve broken table: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?`, formatTime(now), tableID); err != nil {
+		return fmt.Errorf("store: resolve broken table: %w", err)
+	}
+	return commit(tx)
 }

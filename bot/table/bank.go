@@ -102,9 +102,21 @@ func (t *Table) OfferBank(ctx context.Context, seller, buyer string, price int64
 	}
 	of := &Offer{ID: id, Table: t.id, Guild: t.guild, Seller: seller, Buyer: buyer, Price: price, Channel: channel, Expires: t.m.now().Add(t.m.opt.OfferTTL)}
 	m := t.m
+	// One standing offer per table: a new one replaces the last, so offers stay bounded
+	// and an old offer can never sell the bank on terms the banker has since changed.
+	var replaced []*Offer
 	m.mu.Lock()
+	for oid, o := range m.offers {
+		if o.Table == t.id {
+			replaced = append(replaced, o)
+			delete(m.offers, oid)
+		}
+	}
 	m.offers[id] = of
 	m.mu.Unlock()
+	for _, o := range replaced {
+		m.n.OfferEnded(*o, "offer.expired")
+	}
 	m.opt.AfterFunc(m.opt.OfferTTL, func() { m.expireOffer(id) })
 	return *of, nil
 }

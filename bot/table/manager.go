@@ -117,6 +117,18 @@ func (m *Manager) Close() {
 		t.stopTimer()
 		t.mu.Unlock()
 	}
+	// Offers and auctions live in memory: they end with the bot, and their messages say
+	// so rather than look live after a restart.
+	m.mu.Lock()
+	offers, auctions := m.offers, m.auctions
+	m.offers, m.auctions = map[string]*Offer{}, map[int64]*Auction{}
+	m.mu.Unlock()
+	for _, of := range offers {
+		m.n.OfferEnded(*of, "offer.expired")
+	}
+	for _, a := range auctions {
+		m.n.AuctionChanged(a.copy(), "auction.unsold")
+	}
 }
 
 // Tables lists the open tables in memory.

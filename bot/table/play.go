@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"slices"
 
@@ -148,36 +149,6 @@ func (t *Table) between(ctx context.Context, banker string) (*game.Game, error) 
 	return game.NewGame(t.cfg.Rules, seats, banker, bal, t.kitty)
 }
 
-// chooseBanker gives the bank to its persisted owner if seated, else to a cut (R1.4,
-// R6.4); the kitty of an owner who is not seated goes back to them.
-func (t *Table) chooseBanker(ctx context.Context) error {
-	if t.owner != "" && t.seated(t.owner) {
-		return nil
-	}
-	pack, err := t.m.shuffled(1)
-	if err != nil {
-		return err
-	}
-	winner, draws, _, err := game.Cut(pack, t.seats)
-	if err != nil {
-		return err
-	}
-	var ts []store.Transfer
-	if t.kitty > 0 && t.owner != "" {
-		ts = append(ts, store.Transfer{From: store.KittyAccount(t.id), To: store.WalletAccount(t.owner), Amount: t.kitty, Reason: "kitty return (R6.4)"})
-	}
-	if err := t.m.st.UpdateBank(ctx, store.BankParams{TableID: t.id, Transfers: ts, BankOwner: &winner, Reason: "cut (R1.4)", Now: t.m.now()}); err != nil {
-		return err
-	}
-	t.owner = winner
-	if len(ts) > 0 {
-		t.kitty = 0
-	}
-	t.g = nil // the bank changed hands: the last round is history, the table shows the new bank
-	t.cut = &Cut{Winner: winner, Seats: slices.Clone(t.seats), Draws: draws}
-	return nil
-}
-
 // Deal starts the next round for a seated member: banker, pack (the one committed to,
 // R6.1), first cards.
 func (t *Table) Deal(ctx context.Context, member string) (Snapshot, error) {
@@ -204,7 +175,12 @@ func (t *Table) Deal(ctx context.Context, member string) (Snapshot, error) {
 	return t.snapshot(), err
 }
 
-// deal starts the next round. t.mu must be held.
+// deal starts the next round in one store transaction: the bank's owner if seated, else
+// a cut (R1.4, R6.4: the kitty of an owner who is not seated goes back to them), the
+// pack committed to before the deal (R6.1), the balances as the store has them, and the
+// first cards. If the store refuses, nothing changed. If the engine refuses the deal
+// after a cut (a Shoot bank with no kitty yet, R9.8), the cut alone is kept: it chose
+// the banker, who is now asked for a kitty. t.mu must be held.
 func (t *Table) deal(ctx context.Context) error {
 	switch {
 	case t.broken != "":
@@ -216,21 +192,36 @@ func (t *Table) deal(ctx context.Context) error {
 	case len(t.seats) < 2:
 		return Refuse("err.need_two")
 	}
-	t.cut = nil // a cut shows until the next deal, which makes its own if it needs one
-	if err := t.chooseBanker(ctx); err != nil {
-		return err
+	now := t.m.now()
+	owner, kitty := t.owner, t.kitty
+	var cut *Cut
+	var bankOwner *string
+	var bankTs []store.Transfer
+	if owner == "" || !t.seated(owner) {
+		pack, err := t.m.shuffled(1)
+		if err != nil {
+			return err
+		}
+		winner, draws, _, err := game.Cut(pack, t.seats)
+		if err != nil {
+			return err
+		}
+		if kitty > 0 && owner != "" {
+			bankTs = append(bankTs, store.Transfer{From: store.KittyAccount(t.id), To: store.WalletAccount(owner), Amount: kitty, Reason: "kitty return (R6.4)"})
+			kitty = 0
+		}
+		cut = &Cut{Winner: winner, Seats: slices.Clone(t.seats), Draws: draws}
+		owner, bankOwner = winner, &winner
 	}
-	g, err := t.between(ctx, t.owner)
-	if err != nil {
-		return err
-	}
+	seats := slices.Clone(t.seats)
 	number := t.round.Number + 1
-	decks := t.cfg.Rules.DecksFor(len(g.Seats))
-	// The pack committed to before the deal (shown on the table), if it still fits the
-	// number of packs the seats need; else the pack carried from the last round (R6.1),
-	// else a fresh shuffle, committed to now.
+	decks := t.cfg.Rules.DecksFor(len(seats))
+	// The pack committed to before the deal (shown on the table), if it fits the number
+	// of packs the seats need (a change of seats draws a new one); else the pack carried
+	// from the last round (R6.1), else a fresh shuffle, committed to now.
 	var pack []game.Card
 	var salt, commitment string
+	var err error
 	if p := t.pending; p != nil && p.ForRound == number && len(p.Pack) == 52*decks {
 		if pack, err = game.ParseCards(p.Pack); err == nil {
 			salt, commitment = p.Salt, p.Commitment
@@ -254,24 +245,41 @@ func (t *Table) deal(ctx context.Context) error {
 		}
 		commitment = game.Commitment(pack, salt)
 	}
-	snap := game.HistoryTable{Seats: slices.Clone(g.Seats), Banker: g.Banker, Balances: map[string]int64{}, Kitty: g.Kitty}
-	for k, v := range g.Balances {
-		snap.Balances[k] = v
+	var g *game.Game
+	var refused error // the engine's refusal, as opposed to the store's
+	start := func(bal map[string]int64, kitty int64) (store.StartRoundParams, error) {
+		ng, err := game.NewGame(t.cfg.Rules, seats, owner, bal, kitty)
+		if err != nil {
+			refused = err
+			return store.StartRoundParams{}, err
+		}
+		snap := game.HistoryTable{Seats: slices.Clone(ng.Seats), Banker: ng.Banker, Balances: maps.Clone(ng.Balances), Kitty: ng.Kitty}
+		if err := ng.Deal(pack); err != nil {
+			refused = err
+			return store.StartRoundParams{}, err
+		}
+		h := game.History{Format: game.HistoryFormat, Rules: t.cfg.Rules, Table: snap,
+			Rounds: []game.HistoryRound{{Pack: game.CardStrings(pack), Actions: []string{}, Commitment: commitment}}}
+		hj, err := json.Marshal(h)
+		if err != nil {
+			return store.StartRoundParams{}, err
+		}
+		g = ng
+		return store.StartRoundParams{TableID: t.id, Number: number, History: string(hj), Commitment: commitment, Salt: salt, Now: now}, nil
 	}
-	if err := g.Deal(pack); err != nil {
-		return err
-	}
-	h := game.History{Format: game.HistoryFormat, Rules: t.cfg.Rules, Table: snap,
-		Rounds: []game.HistoryRound{{Pack: game.CardStrings(pack), Actions: []string{}, Commitment: commitment}}}
-	hj, err := json.Marshal(h)
+	r, err := t.m.st.DealRound(ctx, store.DealParams{TableID: t.id, Number: number, Members: seats, Starting: t.m.opt.StartingChips,
+		BankOwner: bankOwner, BankTransfers: bankTs, BankReason: "cut (R1.4)", Start: start, Now: now})
 	if err != nil {
+		if refused != nil && cut != nil {
+			// The cut stands on its own: it chose the banker, who must now act (R9.8).
+			if uerr := t.m.st.UpdateBank(ctx, store.BankParams{TableID: t.id, Transfers: bankTs, BankOwner: bankOwner, Reason: "cut (R1.4)", Now: now}); uerr != nil {
+				return uerr
+			}
+			t.owner, t.kitty, t.cut, t.g = owner, kitty, cut, nil
+		}
 		return err
 	}
-	r, err := t.m.st.StartRound(ctx, store.StartRoundParams{TableID: t.id, Number: number, History: string(hj),
-		Commitment: commitment, Salt: salt, Now: t.m.now()})
-	if err != nil {
-		return err
-	}
+	t.owner, t.kitty, t.cut = owner, g.Kitty, cut
 	t.g, t.round, t.seq, t.mseq = g, r, 0, map[string]int{}
 	t.notice = nil
 	t.pending = nil

@@ -58,6 +58,7 @@ type StopResult int
 const (
 	StopClosed     StopResult = iota // the table closed now
 	StopAfterRound                   // it closes when the round settles
+	StopResolved                     // a round recovery could not trust was voided, its escrow returned, the table closed
 )
 
 // Stop closes the table, or after the round when one is in play. Only the host, the
@@ -67,6 +68,19 @@ func (t *Table) Stop(ctx context.Context, member string, mayManage bool) (StopRe
 	defer t.mu.Unlock()
 	if t.closed {
 		return 0, t.snapshot(), Refuse("err.table_closed")
+	}
+	if t.broken != "" {
+		// Recovery could not trust the round: only a member who may manage the server
+		// resolves it, and every escrow goes back as the ledger holds it.
+		if !mayManage {
+			return 0, t.snapshot(), Refuse("err.broken_needs_admin")
+		}
+		if err := t.m.st.ResolveBroken(ctx, t.id, t.m.now()); err != nil {
+			return 0, t.snapshot(), err
+		}
+		t.close()
+		t.m.n.Changed(t)
+		return StopResolved, t.snapshot(), nil
 	}
 	if member != t.host && member != t.banker() && !mayManage {
 		return 0, t.snapshot(), Refuse("err.stop_forbidden")

@@ -17,11 +17,12 @@ type Store interface {
 	SetSeats(ctx context.Context, tableID int64, members []string, now time.Time) error
 	SetPendingPack(ctx context.Context, tableID int64, p store.PendingPack) error
 	UpdateBank(ctx context.Context, p store.BankParams) error
-	StartRound(ctx context.Context, p store.StartRoundParams) (store.Round, error)
+	DealRound(ctx context.Context, p store.DealParams) (store.Round, error)
 	ApplyAction(ctx context.Context, p store.ApplyParams) error
 	EnsureWallet(ctx context.Context, guild, member string, starting int64, now time.Time) (store.Wallet, bool, error)
 	SetTableMessage(ctx context.Context, tableID int64, messageID string) error
 	SetStopping(ctx context.Context, tableID int64, stopping bool) error
+	ResolveBroken(ctx context.Context, tableID int64, now time.Time) error
 
 	// reads, made with no table lock held
 	TableByID(ctx context.Context, id int64) (store.Table, error)
