@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
+	"github.com/pontoon-bot/pontoon/bot/view"
 	"github.com/pontoon-bot/pontoon/store"
 )
 
@@ -46,35 +47,23 @@ func (b *Bot) cmdHistory(c *ictx, o options) error {
 			return err
 		}
 		name := fmt.Sprintf("pontoon-table%d-round%d.json", tb.ID, r.Number)
-		return b.private(c, message{Content: b.cat.T(c.lang, "history.file", "Round", r.Number, "Commitment", r.Commitment, "Salt", r.Salt, "File", name),
-			Files: []*discordgo.File{{Name: name, ContentType: "application/json", Reader: strings.NewReader(string(data))}}})
+		return b.private(c, view.Message{Content: b.cat.T(c.lang, "history.file", "Round", r.Number, "Commitment", r.Commitment, "Salt", r.Salt, "File", name)},
+			&discordgo.File{Name: name, ContentType: "application/json", Reader: strings.NewReader(string(data))})
 	}
 	rounds, err := b.st.Rounds(c.ctx, tb.ID, 10)
 	if err != nil {
 		return err
 	}
-	var lines []string
-	for _, r := range rounds {
-		key := "history.row_open"
-		if r.Finished() {
-			key = "history.row_done"
-		}
-		lines = append(lines, b.cat.T(c.lang, key, "Round", r.Number, "Commitment", r.Commitment, "When", fmt.Sprintf("<t:%d:R>", r.StartedAt.Unix())))
-	}
-	if len(lines) == 0 {
-		lines = append(lines, b.cat.T(c.lang, "history.none"))
-	}
-	return b.private(c, message{Embeds: []*discordgo.MessageEmbed{{Title: b.cat.T(c.lang, "history.title"), Description: strings.Join(lines, "\n"),
-		Footer: &discordgo.MessageEmbedFooter{Text: b.cat.T(c.lang, "history.how")}}}})
+	return b.private(c, b.view.History(c.lang, rounds))
 }
 
 // cmdSettings shows or changes the server's defaults (Manage Server): language, house
 // rules and turn timer for tables opened from now on.
 func (b *Bot) cmdSettings(c *ictx, o options) error {
-	if c.perms&discordgo.PermissionManageGuild == 0 {
+	if !c.manager() {
 		return refuse("err.admin_only")
 	}
-	s := b.settings(c.ctx, c.guild)
+	s := b.lang.get(c.ctx, c.guild)
 	base, turn := b.serverDefaults(c.ctx, c.guild)
 	rules, err := rulesFrom(base, o)
 	if err != nil {
@@ -94,19 +83,13 @@ func (b *Bot) cmdSettings(c *ictx, o options) error {
 	s.Rules = raw
 	s.TurnTimer = turn.String()
 	if len(o) > 0 {
-		js, _ := json.Marshal(s)
-		if err := b.st.SetGuildSettings(c.ctx, c.guild, string(js), c.now); err != nil {
+		if err := b.lang.set(c.ctx, c.guild, s, c.now); err != nil {
 			return err
 		}
 	}
 	lang := s.Language
 	if lang == "" {
-		lang = b.publicLang(c.ctx, c.guild, guildLocale(c.i))
+		lang = b.lang.public(c.ctx, c.guild, guildLocale(c.i))
 	}
-	text := b.cat.T(c.lang, "settings.language", "Language", b.cat.T(lang, "language.self")) + "\n" + b.rulesText(c.lang, tableConfig{Rules: rules}, turn.String())
-	key := "settings.title"
-	if len(o) > 0 {
-		key = "settings.saved"
-	}
-	return b.private(c, message{Embeds: []*discordgo.MessageEmbed{{Title: b.cat.T(c.lang, key), Description: text}}})
+	return b.private(c, b.view.Settings(c.lang, lang, rules, turn, len(o) > 0))
 }

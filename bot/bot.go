@@ -14,13 +14,25 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
+	"github.com/pontoon-bot/pontoon/bot/table"
+	"github.com/pontoon-bot/pontoon/bot/view"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Store is what the bot needs of persistence. *store.Store implements it; every method
-// is one transaction.
+// Store is what the bot needs of persistence: what a live table needs (table.Store) and
+// what the adapter itself answers from. *store.Store implements it; every method is one
+// transaction.
 type Store interface {
+	table.Store
+	economyStore
+	historyStore
+	settingsStore
+	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
+}
+
+// economyStore is what /pontoon balance, leaderboard, daily, give and grant use.
+type economyStore interface {
 	EnsureWallet(ctx context.Context, guild, member string, starting int64, now time.Time) (store.Wallet, bool, error)
 	Wallet(ctx context.Context, guild, member string) (store.Wallet, error)
 	ClaimDaily(ctx context.Context, guild, member string, amount int64, cooldown time.Duration, now time.Time) (store.Wallet, error)
@@ -28,28 +40,18 @@ type Store interface {
 	Grant(ctx context.Context, guild, by, to string, amount int64, now time.Time) (store.Wallet, error)
 	Leaderboard(ctx context.Context, guild string, offset, limit int) ([]store.Standing, int, error)
 	Rank(ctx context.Context, guild, member string) (store.Standing, error)
+}
 
-	OpenTable(ctx context.Context, p store.OpenTableParams) (store.Table, error)
+// historyStore is what /pontoon history reads.
+type historyStore interface {
 	TableByChannel(ctx context.Context, guild, channel string) (store.Table, error)
-	TableByID(ctx context.Context, id int64) (store.Table, error)
-	OpenTables(ctx context.Context) ([]store.Table, error)
-	CloseTable(ctx context.Context, tableID int64, now time.Time) error
-	SetSeats(ctx context.Context, tableID int64, members []string, now time.Time) error
-	SetTableMessage(ctx context.Context, tableID int64, messageID string) error
-	TableMessage(ctx context.Context, tableID int64) (string, error)
-	SetPendingPack(ctx context.Context, tableID int64, p store.PendingPack) error
-	Pending(ctx context.Context, tableID int64) (store.PendingPack, bool, error)
-	TableState(ctx context.Context, tableID int64) (store.TableState, error)
-	UpdateBank(ctx context.Context, p store.BankParams) error
-
-	StartRound(ctx context.Context, p store.StartRoundParams) (store.Round, error)
-	ApplyAction(ctx context.Context, p store.ApplyParams) error
 	Rounds(ctx context.Context, tableID int64, limit int) ([]store.Round, error)
 	Round(ctx context.Context, tableID int64, number int) (store.Round, error)
 	Actions(ctx context.Context, roundID int64) ([]store.Action, error)
-	RecoverRounds(ctx context.Context) ([]store.Rebuilt, error)
-	RememberInteraction(ctx context.Context, id string, now time.Time) (bool, error)
-	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
+}
+
+// settingsStore keeps /pontoon settings.
+type settingsStore interface {
 	GuildSettings(ctx context.Context, guild string) (string, error)
 	SetGuildSettings(ctx context.Context, guild, settings string, now time.Time) error
 }
@@ -62,7 +64,7 @@ type Options struct {
 	APIURL        string // Discord's base URL; https://discord.com when empty
 	HTTPClient    *http.Client
 	TurnTimer     time.Duration // R7.4; 60s
-	StartingChips int64         // minted the first time a member plays in a server; 1000
+	StartingChips int64         // minted the first time a member plays in a server; 0 means none (config's default is 1000)
 	DailyAmount   int64         // 200
 	DailyCooldown time.Duration // 24h
 	DefaultRules  game.Rules    // a server's house rules until /pontoon settings changes them
@@ -73,11 +75,18 @@ type Options struct {
 	MaxSeats      int           // 10
 	Logger        *slog.Logger
 	Now           func() time.Time // the clock; time.Now
-	Random        io.Reader        // entropy for shuffles and salts; crypto/rand
+	// AfterFunc runs f once d has passed on the bot's clock, for the rules' timers: turn
+	// timers (R7.4), bank offers and auctions (R9.8). time.AfterFunc when nil; tests pass
+	// a manual clock with Now so that they move time instead of sleeping.
+	AfterFunc func(d time.Duration, f func()) Timer
+	Random    io.Reader // entropy for shuffles and salts; crypto/rand
 	// Deck, when set, supplies every freshly shuffled pack (cuts included) instead of a
 	// shuffle seeded from Random: scripted games in tests, like a fixed seed.
 	Deck func(decks int) []game.Card
 }
+
+// Timer is a timer started by Options.AfterFunc; *time.Timer is one.
+type Timer = table.Timer
 
 func (o *Options) defaults() {
 	if o.APIURL == "" {
@@ -86,8 +95,8 @@ func (o *Options) defaults() {
 	if o.TurnTimer <= 0 {
 		o.TurnTimer = 60 * time.Second
 	}
-	if o.StartingChips <= 0 {
-		o.StartingChips = 1000
+	if o.StartingChips < 0 {
+		o.StartingChips = 0
 	}
 	if o.DailyAmount <= 0 {
 		o.DailyAmount = 200
@@ -116,32 +125,32 @@ func (o *Options) defaults() {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.AfterFunc == nil {
+		o.AfterFunc = func(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+	}
 	if o.Random == nil {
 		o.Random = rand.Reader
 	}
 }
 
 // Bot hosts Pontoon tables in Discord channels. Its methods are safe for concurrent use:
-// discordgo runs each handler in its own goroutine, and every command of one table is
-// applied under that table's lock, so tables never wait on each other.
+// discordgo runs each handler in its own goroutine; each table applies its commands one
+// at a time under its own lock (package table), so tables never wait on each other.
 type Bot struct {
-	opt   Options
-	st    Store
-	cat   *i18n.Catalog
-	log   *slog.Logger
-	s     *discordgo.Session
-	appID string
+	opt    Options
+	st     Store
+	cat    *i18n.Catalog
+	view   *view.Renderer
+	log    *slog.Logger
+	s      *discordgo.Session
+	appID  string
+	tables *table.Manager
+	pub    *publisher
+	lang   *languages
+	seen   seenIDs
 
-	mu       sync.Mutex
-	tables   map[int64]*liveTable
-	offers   map[string]*offer
-	auctions map[int64]*auction
-	inflight sync.WaitGroup
-	closed   bool
-	ready    chan struct{}
-	once     sync.Once
-	stop     chan struct{}
-	locales  sync.Map // guild id -> the guild_locale its last interaction carried
+	ready chan struct{}
+	stop  chan struct{}
 }
 
 // New builds a bot over a store. It does not connect; Start does.
@@ -154,15 +163,20 @@ func New(st Store, opt Options) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Bot{opt: opt, st: st, cat: cat, log: opt.Logger, appID: opt.AppID,
-		tables: map[int64]*liveTable{}, offers: map[string]*offer{}, auctions: map[int64]*auction{},
-		ready: make(chan struct{}), stop: make(chan struct{})}, nil
+	b := &Bot{opt: opt, st: st, cat: cat, view: view.New(cat), log: opt.Logger, appID: opt.AppID,
+		ready: make(chan struct{}), stop: make(chan struct{})}
+	b.tables = table.NewManager(st, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
+		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger})
+	b.lang = newLanguages(st, opt.Language)
+	b.pub = newPublisher(b)
+	b.tables.SetNotifier(b.pub)
+	return b, nil
 }
 
 // Start recovers every open table from the store, connects to the gateway and registers
 // the slash commands. It returns once the commands are registered.
 func (b *Bot) Start(ctx context.Context) error {
-	if err := b.recoverTables(ctx); err != nil {
+	if err := b.tables.Recover(ctx); err != nil {
 		return err
 	}
 	s, err := discordapi.NewSession(b.opt.Token, b.opt.APIURL, b.opt.HTTPClient)
@@ -171,11 +185,12 @@ func (b *Bot) Start(ctx context.Context) error {
 	}
 	s.Identify.Intents = discordgo.IntentsGuilds
 	s.ShouldReconnectOnError = true
+	var once sync.Once
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		if b.appID == "" && r.Application != nil {
 			b.appID = r.Application.ID
 		}
-		b.once.Do(func() { close(b.ready) })
+		once.Do(func() { close(b.ready) })
 	})
 	s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { b.handle(ic.Interaction) })
 	b.s = s
@@ -196,39 +211,22 @@ func (b *Bot) Start(ctx context.Context) error {
 		return fmt.Errorf("registering slash commands: %w", err)
 	}
 	go b.pruneLoop()
-	b.log.Info("pontoon bot ready", "app", b.appID, "guild_scope", b.opt.GuildID, "tables", len(b.tables))
-	b.mu.Lock()
-	for _, t := range b.tables {
-		t.mu.Lock()
-		b.armTimer(t)
-		b.scheduleEdit(t)
-		t.mu.Unlock()
-	}
-	b.mu.Unlock()
+	b.pub.start()
+	b.log.Info("pontoon bot ready", "app", b.appID, "guild_scope", b.opt.GuildID, "tables", len(b.tables.Tables()))
+	b.pub.postLater(b.tables.Resume())
 	return nil
 }
 
 // Close stops taking interactions, lets those in flight finish, stops the timers and
 // closes the gateway. The store stays open; its owner closes it.
 func (b *Bot) Close() error {
-	b.mu.Lock()
-	b.closed = true
-	tables := make([]*liveTable, 0, len(b.tables))
-	for _, t := range b.tables {
-		tables = append(tables, t)
-	}
-	b.mu.Unlock()
-	b.inflight.Wait()
+	b.tables.Close()
 	select {
 	case <-b.stop:
 	default:
 		close(b.stop)
 	}
-	for _, t := range tables {
-		t.mu.Lock()
-		t.stopTimers()
-		t.mu.Unlock()
-	}
+	b.pub.close()
 	if b.s != nil {
 		return b.s.Close()
 	}

@@ -1,25 +1,18 @@
-// Package bot hosts Pontoon tables in Discord channels. It only translates: Discord
-// interactions become game.Actions for the engine (package game) and store commits
-// (package store), and the engine's state becomes embeds, buttons, selects and modals.
-// It adds nothing to the rules.
+// Package bot is the Discord adapter of the Pontoon bot. It only translates: an
+// interaction is routed to a live table (package table), the table's Snapshot is rendered
+// (package view), and the answer goes back to Discord. It adds nothing to the rules.
 //
-// Start with Bot (bot.go): New builds it over a Store, Start recovers the open tables,
-// connects and registers /pontoon, Close lets in-flight actions finish. Then:
+// A click reads in one direction: route → table → view → reply.
 //
-//   - interact.go: every interaction's way in (handle), dedup of redelivered ids, the
-//     reply helpers, and errText, the one place an error becomes a member's words;
-//   - handlers.go: /pontoon subcommands and the table's buttons, selects and modals;
-//   - table.go: a live table (one lock per table, so tables never wait on each other),
-//     apply (engine on a copy, then one store transaction, then the copy is kept),
-//     deal (banker by persisted owner or a cut, pack, commitment) and recovery;
-//   - render.go: the public table and each member's private panel;
-//   - timers.go: turn timers (R7.4) and coalesced public edits;
-//   - economy.go, bank.go, admin.go: balances, bank sales and auctions, history, settings;
+//   - bot.go: Bot. New builds it over a Store; Start recovers the open tables, connects
+//     and registers /pontoon; Close lets in-flight work finish.
+//   - routes.go: the one route table, slash subcommand name or custom-id kind → handler.
+//   - reply.go: every interaction's way in (handle), the replies, errText (the one place
+//     an error becomes a member's words) and the choice of language.
+//   - play.go, bank.go, economy.go, admin.go: the handlers.
+//   - publish.go: the public messages (tables, offers, auctions), edited with no table
+//     lock held and coalesced per table.
 //   - commands.go: the slash command tree, localized from the catalog (package i18n).
-//
-// Custom ids are pt:<kind>:<table>:<round>:<member action count>:<arg>; the round and the
-// member's count make a button from an earlier round or turn (or a double click) a
-// refusal instead of a second action.
 //
 // Tests run the real bot against the fake Discord of package discordtest on a real
 // SQLite file: e2e*_test.go play whole games as members; load_test.go measures.

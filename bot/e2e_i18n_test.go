@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pontoon-bot/pontoon/bot"
-
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,9 +35,9 @@ func TestLocalizedGame(t *testing.T) {
 	h.clickTable(brazilian, "join")
 	h.deck.push(cutFor(t, 0, 3)) // the Polish member banks
 	r = h.clickTable(indonesian, "deal")
-	require.Contains(t, text(r.Message), "kitty", "the refusal is in Indonesian: %s", text(r.Message))
+	require.Contains(t, text(r.Message), "harus memasang kitty", "the refusal is in Indonesian: %s", text(r.Message))
 	r = h.cmd(polish, group("bank", "kitty", intOpt("amount", 250)))
-	require.Contains(t, text(r.Message), "250")
+	require.Contains(t, text(r.Message), "do puli", "the reply is in Polish: %s", text(r.Message))
 
 	// id 8H 8D (split), pt 9C 5C, pl 7S 9S.
 	h.nextRound(stack(t, "8H 9C 7S 8D 5C 9S 2C 3C TC 9D KH 4S"))
@@ -57,10 +55,10 @@ func TestLocalizedGame(t *testing.T) {
 	p = h.amount(brazilian, game.VerbBuy, 10)
 	require.Contains(t, text(p), "Estourou", "Portuguese panel: %s", text(p))
 	p = h.do(polish, game.VerbDraw)
-	require.Contains(t, text(p), "Bank", "Polish panel: %s", text(p))
+	require.Contains(t, text(p), "Wolne żetony", "Polish panel: %s", text(p))
 	h.do(polish, game.VerbStay)
-	tbl := h.waitTable("ronde")
-	assert.Contains(t, text(tbl), "Shoot Pontoon", "public table in Sundanese: %s", text(tbl))
+	tbl := h.waitTable("Ronde geus diberesan") // "The round is settled", in Sundanese
+	assert.Contains(t, text(tbl), "Bankir: ", "public table in Sundanese: %s", text(tbl))
 	h.audit()
 	h.noFailures()
 
@@ -75,12 +73,14 @@ func TestLocalizedGame(t *testing.T) {
 // A server whose Discord speaks Polish and has set no language gets a Polish table, and
 // keeps it through the coalesced edits and timer notices that no interaction carries.
 func TestGuildLocaleFollowsThroughEdits(t *testing.T) {
-	h := newHarnessIn(t, "pl", func(o *bot.Options) { o.TurnTimer = 500 * time.Millisecond })
+	clk := newClock()
+	h := newHarnessIn(t, "pl", clk.use)
 	h.cmd(alice, sub("start"))
 	h.waitTable("Ponton")
 	h.clickTable(bob, "join")
 	h.deal(alice, 0, "9H 7S 8D 9S")
 	// Nobody stakes: the timer's notice and the edits that follow are Polish too.
+	clk.Advance(time.Minute) // the turn timer (R7.4)
 	tbl := h.waitTable("Runda rozliczona")
 	assert.NotContains(t, text(tbl), "ran out of time")
 	h.noFailures()

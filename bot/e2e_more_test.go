@@ -209,14 +209,17 @@ func TestBadInput(t *testing.T) {
 // R7.4: a player who does not stake in time sits out; one who does not act on a turn
 // sticks if allowed or folds; a banker who does not act stays. The table never hangs.
 func TestTimeouts(t *testing.T) {
-	h := newHarness(t, func(o *bot.Options) { o.TurnTimer = 1500 * time.Millisecond })
+	clk := newClock()
+	h := newHarness(t, clk.use)
 	h.seat(alice, nil, bob, carol)
 	// bob 9H 4D (13: folds), carol TC 8C, alice 7S 9S.
 	h.deal(alice, 0, "9H TC 7S 4D 8C 9S")
 	h.amount(bob, game.VerbStake, 10)
 	// carol never stakes: sits out. bob never acts: 13 folds. The banker then has no
 	// hand left to play against (R5.2).
+	clk.Advance(time.Minute) // carol's stake
 	h.waitTable("ran out of time")
+	clk.Advance(time.Minute) // bob's turn
 	h.waitTable("The round is settled")
 	assert.Equal(t, int64(990), h.balance(bob))
 	assert.Equal(t, int64(1000), h.balance(carol))
@@ -303,7 +306,8 @@ func TestLeaderboard(t *testing.T) {
 // R9.8: with the kitty empty the banker auctions the bank; members bid for a set time and
 // the highest bid buys it, paying the old banker; the new banker must put up a kitty.
 func TestBankAuction(t *testing.T) {
-	h := newHarness(t, func(o *bot.Options) { o.BidWindow = 2 * time.Second })
+	clk := newClock()
+	h := newHarness(t, func(o *bot.Options) { clk.use(o); o.BidWindow = 2 * time.Second })
 	h.seat(alice, shootOpts(), bob, carol)
 	h.deck.push(cutFor(t, 0, 3))
 	h.clickTable(alice, "deal") // alice banks; no kitty yet
@@ -321,6 +325,7 @@ func TestBankAuction(t *testing.T) {
 	require.Contains(t, text(r.Message), "You need 5,000 free chips and have 1,000")
 	r = h.cmd(carol, group("bank", "bid", intOpt("amount", 45)))
 	require.Contains(t, text(r.Message), "45 chips is the highest")
+	clk.Advance(2 * time.Second) // the bid window closes (R9.8)
 	h.waitTable("won the bank from <@" + alice + "> for 45 chips")
 	h.waitTable("Banker: <@" + carol + ">")
 	assert.Equal(t, int64(1045), h.balance(alice))

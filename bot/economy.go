@@ -2,25 +2,12 @@ package bot
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
-	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/view"
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-const leaderboardPage = 10
-
-// optionUser returns a user option's id and whether that user is a bot.
-func optionUser(c *ictx, o *discordgo.ApplicationCommandInteractionDataOption) (string, bool) {
-	id := fmt.Sprint(o.Value)
-	if r := c.i.ApplicationCommandData().Resolved; r != nil {
-		if u, ok := r.Users[id]; ok && u != nil {
-			return id, u.Bot
-		}
-	}
-	return id, false
-}
+// Chips outside a table: balances, standings, daily chips, gifts and grants.
 
 func (b *Bot) cmdBalance(c *ictx, o options) error {
 	member := c.user
@@ -34,7 +21,7 @@ func (b *Bot) cmdBalance(c *ictx, o options) error {
 	} else {
 		w, err = b.st.Wallet(c.ctx, c.guild, member)
 		if errors.Is(err, store.ErrNotFound) {
-			return refuse("err.never_played", "Player", mention(member))
+			return refuse("err.never_played", "Player", view.Mention(member))
 		}
 	}
 	if err != nil {
@@ -44,40 +31,47 @@ func (b *Bot) cmdBalance(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	return b.private(c, message{Content: b.cat.T(c.lang, "balance.text", "Player", mention(member), "Count", w.Balance, "Rank", rank.Rank)})
+	return b.privateText(c, b.cat.T(c.lang, "balance.text", "Player", view.Mention(member), "Count", w.Balance, "Rank", rank.Rank))
 }
 
-// leaderboard is one page of a server's standings with the caller's own rank and
-// Previous/Next buttons (their custom ids carry the page in the round slot).
-func (b *Bot) leaderboard(c *ictx, page int) message {
+// leaderboard is one page of a server's standings with the caller's own rank.
+func (b *Bot) leaderboard(c *ictx, page int) (view.Message, error) {
 	if page < 1 {
 		page = 1
 	}
-	standings, total, err := b.st.Leaderboard(c.ctx, c.guild, (page-1)*leaderboardPage, leaderboardPage)
+	standings, total, err := b.st.Leaderboard(c.ctx, c.guild, (page-1)*view.LeaderboardPage, view.LeaderboardPage)
 	if err != nil {
-		return message{Content: "⛔ " + b.errText(c.lang, err)}
+		return view.Message{}, err
 	}
-	pages := max(1, (total+leaderboardPage-1)/leaderboardPage)
-	var lines []string
-	for _, r := range standings {
-		lines = append(lines, b.cat.T(c.lang, "leaderboard.row", "Rank", r.Rank, "Player", mention(r.Member), "Count", r.Balance))
+	var me *store.Standing
+	if r, err := b.st.Rank(c.ctx, c.guild, c.user); err == nil {
+		me = &r
 	}
-	if len(lines) == 0 {
-		lines = append(lines, b.cat.T(c.lang, "leaderboard.empty"))
-	}
-	if me, err := b.st.Rank(c.ctx, c.guild, c.user); err == nil {
-		lines = append(lines, "", b.cat.T(c.lang, "leaderboard.you", "Rank", me.Rank, "Count", me.Balance))
-	}
-	e := &discordgo.MessageEmbed{Title: b.cat.T(c.lang, "leaderboard.title"), Description: strings.Join(lines, "\n"),
-		Footer: &discordgo.MessageEmbedFooter{Text: b.cat.T(c.lang, "leaderboard.page", "Page", page, "Pages", pages)}}
-	prev := b.button(c.lang, "button.previous", discordgo.SecondaryButton, customID("lb", 0, page-1, 0, "prev"))
-	next := b.button(c.lang, "button.next", discordgo.SecondaryButton, customID("lb", 0, page+1, 0, "next"))
-	prev.Disabled = page <= 1
-	next.Disabled = page >= pages
-	return message{Embeds: []*discordgo.MessageEmbed{e}, Components: rows([]discordgo.MessageComponent{prev, next})}
+	return b.view.Leaderboard(c.lang, page, total, standings, me), nil
 }
 
-func (b *Bot) cmdDaily(c *ictx) error {
+func (b *Bot) cmdLeaderboard(c *ictx, o options) error {
+	page := 1
+	if p, ok := o["page"]; ok {
+		page = int(p.IntValue())
+	}
+	m, err := b.leaderboard(c, page)
+	if err != nil {
+		return err
+	}
+	return b.private(c, m)
+}
+
+// clickBoard turns a leaderboard page; the custom id carries the page in its round.
+func (b *Bot) clickBoard(c *ictx, id view.ID) error {
+	m, err := b.leaderboard(c, id.Round)
+	if err != nil {
+		return err
+	}
+	return b.update(c, m)
+}
+
+func (b *Bot) cmdDaily(c *ictx, _ options) error {
 	if _, _, err := b.st.EnsureWallet(c.ctx, c.guild, c.user, b.opt.StartingChips, c.now); err != nil {
 		return err
 	}
@@ -85,21 +79,8 @@ func (b *Bot) cmdDaily(c *ictx) error {
 	if err != nil {
 		return err
 	}
-	return b.private(c, message{Content: b.cat.T(c.lang, "daily.claimed", "Count", b.opt.DailyAmount, "Balance", w.Balance,
-		"When", relTime(c.now.Add(b.opt.DailyCooldown)))})
-}
-
-// amountOption reads a required chip amount, refusing one out of range.
-func amountOption(o options, name string) (int64, error) {
-	v, ok := o[name]
-	if !ok {
-		return 0, refuse("err.bad_amount")
-	}
-	n := v.IntValue()
-	if n < 1 || n > 1e12 {
-		return 0, refuse("err.bad_amount")
-	}
-	return n, nil
+	return b.privateText(c, b.cat.T(c.lang, "daily.claimed", "Count", b.opt.DailyAmount, "Balance", w.Balance,
+		"When", view.RelTime(c.now.Add(b.opt.DailyCooldown))))
 }
 
 func (b *Bot) cmdGive(c *ictx, o options) error {
@@ -124,11 +105,11 @@ func (b *Bot) cmdGive(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	return b.private(c, message{Content: b.cat.T(c.lang, "give.done", "Count", amount, "Player", mention(to), "Balance", from.Balance)})
+	return b.privateText(c, b.cat.T(c.lang, "give.done", "Count", amount, "Player", view.Mention(to), "Balance", from.Balance))
 }
 
 func (b *Bot) cmdGrant(c *ictx, o options) error {
-	if c.perms&discordgo.PermissionManageGuild == 0 {
+	if !c.manager() {
 		return refuse("err.admin_only")
 	}
 	to, isBot := optionUser(c, o["member"])
@@ -146,5 +127,5 @@ func (b *Bot) cmdGrant(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	return b.private(c, message{Content: b.cat.T(c.lang, "grant.done", "Count", amount, "Player", mention(to), "Balance", w.Balance)})
+	return b.privateText(c, b.cat.T(c.lang, "grant.done", "Count", amount, "Player", view.Mention(to), "Balance", w.Balance))
 }

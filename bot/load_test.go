@@ -124,7 +124,8 @@ func BenchmarkLoad(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer st.Close()
-			bt, err := bot.New(st, bot.Options{Token: "test-token", APIURL: fake.URL(), TurnTimer: time.Minute, EditDelay: 200 * time.Millisecond})
+			bt, err := bot.New(st, bot.Options{Token: "test-token", APIURL: fake.URL(), TurnTimer: time.Minute, EditDelay: 200 * time.Millisecond,
+				StartingChips: 1000})
 			if err != nil {
 				b.Fatal(err)
 			}

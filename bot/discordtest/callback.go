@@ -293,7 +293,7 @@ func (s *Server) handleWebhookEdit(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	n := m.apply(b, c.files, true)
+	n := m.patch(b, c.files)
 	completes := in.deferred && m == in.original
 	if completes {
 		n.flags &^= flagLoading

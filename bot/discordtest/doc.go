@@ -112,7 +112,9 @@
 // min/maxItems, uniqueItems, minimum/maximum, enum, const, allOf, anyOf,
 // oneOf; format is ignored; integers written as strings are taken, as
 // Discord takes permissions). The hand-coded limits run first and stay the
-// primary check; without the spec the second check is skipped.
+// primary check; without the spec the second check is skipped, except when
+// the CI environment variable is set: then New fails the test (WithoutOpenAPI
+// is the explicit way to go without it).
 //
 // Uploads: multipart/form-data with payload_json and files[n] parts, at
 // most 10 files of 10 MiB each; the bytes are kept (Attachments) and served
@@ -133,6 +135,18 @@
 // Interactions go to the session of the guild's shard; one sent while the
 // bot is away is delivered on resume. Disconnect drops the connections,
 // RequestReconnect sends op 7, InvalidateSessions forces a new identify.
+//
+// # Permissions and faults
+//
+// SetAppPermissions gives a channel its own bot permissions: its
+// interactions carry them as app_permissions, and channel routes answer 403
+// as Discord does: 50001 Missing Access without View Channel (or Read
+// Message History to list messages), 50013 Missing Permissions to post
+// without Send Messages or embeds without Embed Links. A PATCH edit with
+// "components": null, or without the field, keeps the components; only []
+// clears them. HoldNext keeps the next matching request waiting (to kill or
+// restart the bot while its call is in flight), FailNext answers the next
+// ones with an error; neither is counted as a failure.
 //
 // # Rate limits
 //

@@ -173,7 +173,7 @@ func (s *Server) startLocked(in *interaction, data map[string]any) error {
 		"guild_id": in.guildID, "channel_id": in.channelID, "channel": channelJSON(s.channels[in.channelID]),
 		"guild":           map[string]any{"id": g.id, "locale": g.locale, "features": []string{}},
 		"member":          memberJSON(mem),
-		"app_permissions": fmt.Sprint(s.cfg.appPermissions),
+		"app_permissions": fmt.Sprint(s.appPermsLocked(in.channelID)),
 		"locale":          mem.locale, "guild_locale": g.locale,
 		"entitlements": []any{}, "context": 0,
 		"authorizing_integration_owners": map[string]any{"0": in.guildID},
@@ -432,7 +432,7 @@ func (s *Server) optionValueLocked(g *guild, def *optionBody, v any, res *resolv
 				return nil, fmt.Errorf("channel %s is not in guild %s", id, g.id)
 			}
 			cj := channelJSON(c)
-			cj["permissions"] = fmt.Sprint(s.cfg.appPermissions)
+			cj["permissions"] = fmt.Sprint(s.appPermsLocked(id))
 			res.channels[id] = cj
 		default:
 			res.roles[id] = map[string]any{"id": id, "name": "role-" + id, "permissions": "0", "position": 0, "color": 0}

@@ -108,6 +108,18 @@ func (m *message) apply(b *msgBody, files []*Attachment, edit bool) *message {
 	return &n
 }
 
+// patch is apply for a PATCH of a message (channel or webhook route). Discord
+// treats "components": null there as "leave them as they are", as it treats
+// the field left out; only an empty list removes the components. (discordgo
+// sends null for a nil slice behind MessageEdit.Components.)
+func (m *message) patch(b *msgBody, files []*Attachment) *message {
+	n := m.apply(b, files, true)
+	if raw, ok := b.raw["components"]; ok && strings.TrimSpace(string(raw)) == "null" {
+		n.components = m.components
+	}
+	return n
+}
+
 // normalizeEmbeds adds type "rich" where the bot left it out, as Discord does.
 func normalizeEmbeds(raw json.RawMessage) json.RawMessage {
 	var list []map[string]any

@@ -164,6 +164,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.finish(w, r, rt, arrival, e.Status, nil, e)
 		return
 	}
+	if e := s.injectedFault(r.Method, api); e != nil {
+		writeInjected(w, e)
+		s.record(r, rt, arrival, e.Status)
+		return
+	}
 	major := ""
 	for _, p := range rt.major {
 		major += params[p] + "/"
@@ -480,6 +485,9 @@ func (s *Server) handleChannelPost(c *call) (int, any, *apiError) {
 	if _, e := s.channelLocked(c); e != nil {
 		return 0, nil, e
 	}
+	if e := s.channelPermLocked(c, b); e != nil {
+		return 0, nil, e
+	}
 	m := s.newMessageLocked(c.params["channel_id"], nil).apply(b, c.files, false)
 	if m.empty() && len(b.StickerIDs) == 0 {
 		return 0, nil, errEmptyMessage()
@@ -502,7 +510,10 @@ func (s *Server) handleChannelEdit(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	n := m.apply(b, c.files, true)
+	if e := s.channelPermLocked(c, b); e != nil {
+		return 0, nil, e
+	}
+	n := m.patch(b, c.files)
 	if n.empty() {
 		return 0, nil, errEmptyMessage()
 	}
@@ -517,6 +528,9 @@ func (s *Server) handleChannelGet(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
+	if e := s.channelPermLocked(c, nil); e != nil {
+		return 0, nil, e
+	}
 	return 200, s.msgJSONLocked(m), nil
 }
 
@@ -525,6 +539,9 @@ func (s *Server) handleChannelDelete(c *call) (int, any, *apiError) {
 	defer s.mu.Unlock()
 	m, e := s.channelMessageLocked(c)
 	if e != nil {
+		return 0, nil, e
+	}
+	if e := s.channelPermLocked(c, nil); e != nil {
 		return 0, nil, e
 	}
 	m.deleted = true
@@ -547,6 +564,9 @@ func (s *Server) handleChannelMessages(c *call) (int, any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, e := s.channelLocked(c); e != nil {
+		return 0, nil, e
+	}
+	if e := s.channelPermLocked(c, nil); e != nil {
 		return 0, nil, e
 	}
 	out := []any{}

@@ -1,0 +1,298 @@
+package bot
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/table"
+	"github.com/pontoon-bot/pontoon/bot/view"
+)
+
+// publisher keeps the public messages up to date: the table messages, bank offers and
+// auctions. It is the table package's Notifier: told of a change (possibly under a
+// table's lock), it only takes note; the edit happens later on its own goroutine, which
+// takes the table's lock just long enough to copy a Snapshot, then renders and calls
+// Discord with no lock held. So a slow or rate-limited edit never holds up a click.
+//
+// Table edits are coalesced: a burst of changes within EditDelay becomes one edit of the
+// latest state, and one edit per table is in flight at a time, which keeps well inside
+// Discord's per-channel limits.
+type publisher struct {
+	b *Bot
+
+	mu      sync.Mutex // a leaf: nothing else is locked while it is held
+	wake    *sync.Cond
+	state   map[int64]*pubState
+	queue   []pubJob
+	done    bool // no more table changes: Close has begun
+	stopped bool // the workers have finished
+	workers sync.WaitGroup
+}
+
+// pubState is one table's edit state: dirty (its message is behind), scheduled (a
+// job is queued or waiting for EditDelay) and busy (a worker is editing it).
+type pubState struct {
+	t                      *table.Table
+	dirty, scheduled, busy bool
+}
+
+// pubJob is a table to redraw, or (post) one with no message to post, or (msg) another
+// public message to edit: an offer or an auction.
+type pubJob struct {
+	t    *table.Table
+	post bool
+	msg  *msgJob
+}
+
+type msgJob struct {
+	guild, channel, id string
+	render             func(lang string) view.Message
+}
+
+// publishWorkers bounds the Discord calls the publisher makes at once, and so its
+// memory, however many tables change together (a restart with thousands open); the
+// rate limiter paces each.
+const publishWorkers = 8
+
+func newPublisher(b *Bot) *publisher {
+	p := &publisher{b: b, state: map[int64]*pubState{}}
+	p.wake = sync.NewCond(&p.mu)
+	return p
+}
+
+// start runs the workers once the session is open.
+func (p *publisher) start() {
+	for range publishWorkers {
+		p.workers.Add(1)
+		go p.work()
+	}
+}
+
+// close stops taking changes, queues what is still behind, lets the workers finish the
+// queue, and returns when they have.
+func (p *publisher) close() {
+	p.mu.Lock()
+	if p.done {
+		p.mu.Unlock()
+		return
+	}
+	p.done = true
+	for _, st := range p.state {
+		if st.dirty && !st.busy {
+			p.queue = append(p.queue, pubJob{t: st.t}) // do not wait for EditDelay
+		}
+	}
+	p.wake.Broadcast()
+	p.mu.Unlock()
+	p.workers.Wait()
+	p.mu.Lock()
+	p.stopped = true
+	p.mu.Unlock()
+}
+
+// Changed implements table.Notifier.
+func (p *publisher) Changed(t *table.Table) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done || p.b.s == nil {
+		return
+	}
+	st := p.state[t.ID()]
+	if st == nil {
+		st = &pubState{t: t}
+		p.state[t.ID()] = st
+	}
+	st.dirty = true
+	if st.scheduled || st.busy {
+		return
+	}
+	st.scheduled = true
+	time.AfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: t}) })
+}
+
+func (p *publisher) enqueue(j pubJob) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.queue = append(p.queue, j)
+	p.wake.Signal()
+}
+
+// postLater queues tables that have no message, to be posted (or found) by the workers.
+func (p *publisher) postLater(ts []*table.Table) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, t := range ts {
+		p.queue = append(p.queue, pubJob{t: t, post: true})
+	}
+	p.wake.Broadcast()
+}
+
+func (p *publisher) work() {
+	defer p.workers.Done()
+	for {
+		p.mu.Lock()
+		for len(p.queue) == 0 && !p.done {
+			p.wake.Wait()
+		}
+		if len(p.queue) == 0 {
+			p.mu.Unlock()
+			return
+		}
+		j := p.queue[0]
+		p.queue[0] = pubJob{}
+		p.queue = p.queue[1:]
+		if j.post {
+			p.mu.Unlock()
+			p.repost(j.t)
+			continue
+		}
+		if j.msg != nil {
+			p.mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			p.edit(ctx, j.msg.channel, j.msg.id, j.msg.render(p.b.lang.public(ctx, j.msg.guild, "")))
+			cancel()
+			continue
+		}
+		st := p.state[j.t.ID()]
+		if st == nil || st.busy || !st.dirty {
+			p.mu.Unlock() // a duplicate: the table was drawn since, or is being drawn
+			continue
+		}
+		st.scheduled, st.busy, st.dirty = false, true, false
+		p.mu.Unlock()
+
+		s := j.t.Snapshot()
+		if s.MessageID != "" {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			lang := p.b.lang.public(ctx, s.Guild, "")
+			p.edit(ctx, s.Channel, s.MessageID, p.b.view.Table(lang, &s))
+			cancel()
+		}
+
+		p.mu.Lock()
+		st.busy = false
+		switch {
+		case st.dirty && p.done:
+			st.scheduled = true
+			p.queue = append(p.queue, pubJob{t: j.t})
+		case st.dirty:
+			st.scheduled = true
+			time.AfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: j.t}) })
+		default:
+			delete(p.state, j.t.ID())
+		}
+		p.mu.Unlock()
+	}
+}
+
+// edit replaces a message whole. Components go as an empty list when there are none:
+// Discord keeps the old ones when the field is null.
+func (p *publisher) edit(ctx context.Context, channel, id string, m view.Message) {
+	edit := discordgo.NewMessageEdit(channel, id)
+	edit.Content = &m.Content
+	embeds := m.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	comps := m.Components
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	edit.Embeds = &embeds
+	edit.Components = &comps
+	if _, err := p.b.s.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil {
+		p.b.log.Warn("message not edited", "channel", channel, "err", err)
+	}
+}
+
+// post posts a new table's public message and records it, so that after a restart the
+// bot edits the same message.
+func (p *publisher) post(ctx context.Context, t *table.Table, lang string) error {
+	s := t.Snapshot()
+	m := p.b.view.Table(lang, &s)
+	sent, err := p.b.s.ChannelMessageSendComplex(s.Channel, &discordgo.MessageSend{Embeds: m.Embeds, Components: m.Components,
+		AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx))
+	if err != nil {
+		p.b.log.Error("table message not posted", "table", s.ID, "err", err)
+		return err
+	}
+	if err := t.SetMessage(ctx, sent.ID); err != nil {
+		p.b.log.Error("table message not recorded", "table", s.ID, "err", err)
+	}
+	return nil
+}
+
+// repost gives a table that has no recorded message one after a restart: the message a
+// start posted before it was killed, when Discord has it (found by the table's custom
+// ids among the channel's recent messages), else a new one.
+func (p *publisher) repost(t *table.Table) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s := t.Snapshot()
+	lang := p.b.lang.public(ctx, s.Guild, "")
+	if id := p.findOrphan(ctx, &s); id != "" {
+		if err := t.SetMessage(ctx, id); err != nil {
+			p.b.log.Error("table message not recorded", "table", s.ID, "err", err)
+		}
+		return // SetMessage asked for the redraw
+	}
+	_ = p.post(ctx, t, lang)
+}
+
+// findOrphan looks for the table's own message among the channel's recent ones.
+func (p *publisher) findOrphan(ctx context.Context, s *table.Snapshot) string {
+	msgs, err := p.b.s.ChannelMessages(s.Channel, 50, "", "", "", discordgo.WithContext(ctx))
+	if err != nil {
+		p.b.log.Warn("channel not searched for a table message", "table", s.ID, "err", err)
+		return ""
+	}
+	for _, m := range msgs {
+		if m.Author != nil && p.b.s.State != nil && p.b.s.State.User != nil && m.Author.ID != p.b.s.State.User.ID {
+			continue
+		}
+		for _, row := range m.Components {
+			r, ok := row.(*discordgo.ActionsRow)
+			if !ok {
+				continue
+			}
+			for _, c := range r.Components {
+				if b, ok := c.(*discordgo.Button); ok && view.IsTableButton(b.CustomID, s.ID) {
+					return m.ID
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// OfferEnded implements table.Notifier.
+func (p *publisher) OfferEnded(of table.Offer, key string) {
+	if of.MessageID == "" {
+		return
+	}
+	p.editLater(&msgJob{guild: of.Guild, channel: of.Channel, id: of.MessageID,
+		render: func(lang string) view.Message { return p.b.view.Offer(lang, of, key) }})
+}
+
+// AuctionChanged implements table.Notifier.
+func (p *publisher) AuctionChanged(a table.Auction, key string) {
+	if a.MessageID == "" {
+		return
+	}
+	p.editLater(&msgJob{guild: a.Guild, channel: a.Channel, id: a.MessageID,
+		render: func(lang string) view.Message { return view.Message{Content: p.b.view.Auction(lang, a, key)} }})
+}
+
+// editLater queues the edit of an offer's or an auction's message for the workers; it is
+// taken even while closing, so that Close ends the offers on Discord too.
+func (p *publisher) editLater(j *msgJob) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.b.s == nil || p.stopped {
+		return
+	}
+	p.queue = append(p.queue, pubJob{msg: j})
+	p.wake.Signal()
+}

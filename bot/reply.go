@@ -1,0 +1,347 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/i18n"
+	"github.com/pontoon-bot/pontoon/bot/table"
+	"github.com/pontoon-bot/pontoon/bot/view"
+	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
+)
+
+// Replies, and the choice of language, in one place.
+
+func refuse(key string, args ...any) error { return table.Refuse(key, args...) }
+
+// ictx is one interaction being answered.
+type ictx struct {
+	ctx     context.Context
+	i       *discordgo.Interaction
+	guild   string
+	channel string
+	user    string
+	lang    string // the member's language, for ephemeral replies
+	pub     string // the server's language, for public messages
+	perms   int64
+	now     time.Time
+	resp    *discordgo.InteractionResponse // the reply, sent by handle once the handler has returned
+	later   []func(context.Context)        // work that may wait on Discord, done after the reply
+}
+
+// afterReply schedules work that calls Discord (posting a message) for after the reply,
+// so a slow or rate-limited REST call cannot push the reply past Discord's 3 seconds.
+func (c *ictx) afterReply(f func(context.Context)) { c.later = append(c.later, f) }
+
+func (c *ictx) manager() bool { return c.perms&discordgo.PermissionManageGuild != 0 }
+
+// handle answers one interaction. It runs in discordgo's handler goroutine: route, then
+// the table, then the view, then the reply.
+func (b *Bot) handle(i *discordgo.Interaction) {
+	if !b.tables.Enter() {
+		return
+	}
+	defer b.tables.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now()}
+	if i.Member != nil && i.Member.User != nil {
+		c.user, c.perms = i.Member.User.ID, i.Member.Permissions
+	} else if i.User != nil {
+		c.user = i.User.ID
+	}
+	c.pub = b.lang.public(ctx, c.guild, guildLocale(i))
+	c.lang = i18n.FromDiscord(string(i.Locale))
+	if c.lang == "" {
+		c.lang = c.pub
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			b.log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
+			c.resp = nil
+			b.fail(c, errors.New("internal error"))
+			b.send(c)
+		}
+	}()
+	if c.guild == "" || c.user == "" {
+		b.fail(c, refuse("err.guild_only"))
+		b.send(c)
+		return
+	}
+	// A redelivered interaction (same id) was answered the first time; answering again
+	// would be refused by Discord. Ids are remembered in memory, so looking writes
+	// nothing; an action also records its id with it in the store (ApplyAction), so even
+	// after a restart it is never applied twice.
+	if !b.seen.first(i.ID) {
+		return
+	}
+	if err := b.route(c); err != nil {
+		b.fail(c, err)
+	}
+	b.send(c)
+	if len(c.later) > 0 {
+		lctx, lcancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer lcancel()
+		for _, f := range c.later {
+			f(lctx)
+		}
+	}
+}
+
+// send delivers the interaction's one initial response. Handlers only record it, so it
+// goes out after they return and no table lock is held.
+func (b *Bot) send(c *ictx) {
+	if c.resp == nil || b.s == nil {
+		return
+	}
+	if err := b.s.InteractionRespond(c.i, c.resp, discordgo.WithContext(c.ctx)); err != nil {
+		b.log.Warn("interaction response refused", "interaction", c.i.ID, "err", err)
+	}
+}
+
+// respond records the interaction's one initial response for handle to send.
+func (b *Bot) respond(c *ictx, r *discordgo.InteractionResponse) error {
+	c.resp = r
+	return nil
+}
+
+// private answers with a message only the member sees.
+func (b *Bot) private(c *ictx, m view.Message, files ...*discordgo.File) error {
+	d := data(m, discordgo.MessageFlagsEphemeral)
+	d.Files = files
+	return b.respond(c, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: d})
+}
+
+// privateText answers with a line only the member sees.
+func (b *Bot) privateText(c *ictx, text string) error {
+	return b.private(c, view.Message{Content: text})
+}
+
+// update replaces the message the clicked component is on (type 7): an ephemeral panel
+// stays ephemeral, the public table is edited for everyone, and no follow-up is needed.
+func (b *Bot) update(c *ictx, m view.Message) error {
+	return b.respond(c, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data(m, 0)})
+}
+
+// onPanel reports whether the clicked component is on the member's ephemeral panel.
+func (c *ictx) onPanel() bool {
+	return c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0
+}
+
+// panel answers with a member's panel: in place when they clicked on it, else as a new
+// private message.
+func (b *Bot) panel(c *ictx, m view.Message) error {
+	if c.onPanel() || c.i.Type == discordgo.InteractionModalSubmit {
+		return b.update(c, m)
+	}
+	return b.private(c, m)
+}
+
+// data is a whole message for an interaction response: empty lists, never null, so that
+// an update clears what it leaves out (Discord keeps a field sent as null).
+func data(m view.Message, flags discordgo.MessageFlags) *discordgo.InteractionResponseData {
+	d := &discordgo.InteractionResponseData{Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: flags,
+		AllowedMentions: &discordgo.MessageAllowedMentions{}}
+	if d.Embeds == nil {
+		d.Embeds = []*discordgo.MessageEmbed{}
+	}
+	if d.Components == nil {
+		d.Components = []discordgo.MessageComponent{}
+	}
+	return d
+}
+
+// fail answers with the reason an action was refused, in the member's language and only
+// to them.
+func (b *Bot) fail(c *ictx, err error) {
+	if c.resp != nil {
+		b.log.Warn("error after the interaction was answered", "interaction", c.i.ID, "err", err)
+		return
+	}
+	_ = b.privateText(c, "⛔ "+b.errText(c.lang, err))
+}
+
+// errText turns any error into a member's language. It is the one place errors become words.
+func (b *Bot) errText(lang string, err error) string {
+	var r *table.Refusal
+	var ge *game.Error
+	var ins *store.InsufficientChipsError
+	var cd *store.CooldownError
+	switch {
+	case errors.As(err, &r):
+		args := make([]any, len(r.Args))
+		for i, a := range r.Args {
+			if m, ok := a.(table.Member); ok {
+				a = b.view.MentionOr(lang, string(m))
+			}
+			args[i] = a
+		}
+		return b.cat.T(lang, r.Key, args...)
+	case errors.As(err, &ge):
+		return b.gameErrText(lang, ge)
+	case errors.As(err, &cd):
+		return b.cat.T(lang, "daily.cooldown", "When", view.RelTime(cd.Next))
+	case errors.As(err, &ins):
+		return b.cat.T(lang, "err.store_insufficient", "Need", ins.Need, "Have", ins.Have)
+	case errors.Is(err, store.ErrSelfTransfer):
+		return b.cat.T(lang, "err.self_transfer")
+	case errors.Is(err, store.ErrBadAmount):
+		return b.cat.T(lang, "err.bad_amount")
+	case errors.Is(err, store.ErrOverflow):
+		return b.cat.T(lang, "err.overflow")
+	case errors.Is(err, store.ErrTableOpen):
+		return b.cat.T(lang, "err.table_exists")
+	case errors.Is(err, store.ErrDuplicateAction), errors.Is(err, store.ErrDuplicateInteraction), errors.Is(err, store.ErrStaleSeq):
+		return b.cat.T(lang, "err.already_applied")
+	}
+	// Anything else is the store or Discord failing: say plainly that nothing changed
+	// (apply keeps nothing it could not commit) and log the cause for the operator.
+	b.log.Error("unexpected error", "err", err)
+	return b.cat.T(lang, "err.not_saved")
+}
+
+// gameErrText renders an engine refusal: key err.<code>[.<why>] with the error's values,
+// player names shown as mentions.
+func (b *Bot) gameErrText(lang string, e *game.Error) string {
+	key := "err." + string(e.Code)
+	var kv []any
+	for k, v := range e.Args {
+		if k == "why" {
+			key += "." + fmt.Sprint(v)
+			continue
+		}
+		switch k {
+		case "turn", "banker", "player", "next", "buyer":
+			v = view.Mention(fmt.Sprint(v))
+		case "phase":
+			v = b.cat.T(lang, "phase."+fmt.Sprint(v))
+		case "verb":
+			v = b.cat.T(lang, "verb."+fmt.Sprint(v))
+		}
+		kv = append(kv, strings.ToUpper(k[:1])+k[1:], v)
+	}
+	if e.Rule != "" {
+		kv = append(kv, "Rule", e.Rule)
+	}
+	if !b.cat.Has(key) {
+		b.log.Warn("no catalog entry for a refusal", "key", key)
+		key = "err." + string(e.Code)
+	}
+	return b.cat.T(lang, key, kv...)
+}
+
+// guildLocale is the server's Discord locale as the interaction carries it, or "".
+func guildLocale(i *discordgo.Interaction) string {
+	if i.GuildLocale == nil {
+		return ""
+	}
+	return string(*i.GuildLocale)
+}
+
+// guildSettings is what /pontoon settings keeps per server.
+type guildSettings struct {
+	Language  string          `json:"language,omitempty"`
+	Rules     json.RawMessage `json:"rules,omitempty"`
+	TurnTimer string          `json:"turn_timer,omitempty"`
+}
+
+// languages chooses the language of a server's public messages and keeps each server's
+// settings in memory (read once, written through), so an interaction reads none.
+type languages struct {
+	st       settingsStore
+	fallback string
+	locales  sync.Map // guild id -> the guild_locale its last interaction carried
+	settings sync.Map // guild id -> guildSettings
+}
+
+func newLanguages(st settingsStore, fallback string) *languages {
+	return &languages{st: st, fallback: fallback}
+}
+
+// get is a server's settings.
+func (l *languages) get(ctx context.Context, guild string) guildSettings {
+	if v, ok := l.settings.Load(guild); ok {
+		return v.(guildSettings)
+	}
+	var s guildSettings
+	raw, err := l.st.GuildSettings(ctx, guild)
+	if err != nil {
+		return s // not cached: read again next time
+	}
+	if raw != "" {
+		_ = json.Unmarshal([]byte(raw), &s)
+	}
+	l.settings.Store(guild, s)
+	return s
+}
+
+// set writes a server's settings through to the store.
+func (l *languages) set(ctx context.Context, guild string, s guildSettings, now time.Time) error {
+	js, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	if err := l.st.SetGuildSettings(ctx, guild, string(js), now); err != nil {
+		return err
+	}
+	l.settings.Store(guild, s)
+	return nil
+}
+
+// public is the language of a server's public messages: its setting, else its Discord
+// locale when the catalog speaks it, else the configured default, else English. Work
+// that has no interaction at hand (edits, timers) passes "" and gets the locale the
+// guild's last interaction carried.
+func (l *languages) public(ctx context.Context, guild, guildLocale string) string {
+	if guildLocale != "" {
+		if v, ok := l.locales.Load(guild); !ok || v.(string) != guildLocale {
+			l.locales.Store(guild, guildLocale)
+		}
+	} else if v, ok := l.locales.Load(guild); ok {
+		guildLocale = v.(string)
+	}
+	if s := l.get(ctx, guild); i18n.Supported(s.Language) {
+		return s.Language
+	}
+	if lang := i18n.FromDiscord(guildLocale); lang != "" {
+		return lang
+	}
+	if i18n.Supported(l.fallback) {
+		return l.fallback
+	}
+	return "en"
+}
+
+// seenIDs remembers the interaction ids answered recently, in two generations so that
+// memory stays bounded: a redelivery comes within seconds, well inside one generation.
+type seenIDs struct {
+	mu        sync.Mutex
+	cur, prev map[string]struct{}
+}
+
+const seenGeneration = 50000
+
+// first reports whether id is seen for the first time, and remembers it.
+func (s *seenIDs) first(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.cur[id]; ok {
+		return false
+	}
+	if _, ok := s.prev[id]; ok {
+		return false
+	}
+	if s.cur == nil || len(s.cur) >= seenGeneration {
+		s.prev, s.cur = s.cur, make(map[string]struct{}, 1024)
+	}
+	s.cur[id] = struct{}{}
+	return true
+}

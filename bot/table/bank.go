@@ -1,0 +1,336 @@
+package table
+
+import (
+	"context"
+	"maps"
+	"sort"
+	"time"
+
+	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
+)
+
+// Offer is a standing bank sale (R6.3). Offers live in memory: one outliving a restart
+// has expired, and its buttons say so.
+type Offer struct {
+	ID        string
+	Table     int64
+	Guild     string
+	Seller    string
+	Buyer     string
+	Price     int64
+	Channel   string
+	MessageID string
+	Expires   time.Time
+}
+
+// Auction is a bank offered to the highest bidder when the kitty is empty (R9.8).
+type Auction struct {
+	Table     int64
+	Guild     string
+	Seller    string
+	Bids      map[string]int64
+	Channel   string
+	MessageID string
+	Ends      time.Time
+}
+
+// Highest returns the highest bid; ties go to the lower member id for a stable result.
+func (a *Auction) Highest() (string, int64) {
+	names := make([]string, 0, len(a.Bids))
+	for n := range a.Bids {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var best string
+	var amount int64 = -1
+	for _, n := range names {
+		if a.Bids[n] > amount {
+			best, amount = n, a.Bids[n]
+		}
+	}
+	return best, amount
+}
+
+func (a *Auction) copy() Auction {
+	c := *a
+	c.Bids = maps.Clone(a.Bids)
+	return c
+}
+
+// betweenRounds checks that member holds the bank and no round is in play.
+func (t *Table) betweenRounds(member string) error {
+	switch {
+	case t.closed:
+		return Refuse("err.table_closed")
+	case t.broken != "":
+		return Refuse("err.table_broken")
+	case t.banker() != member:
+		return Refuse("err.not_banker", "Banker", Member(t.banker()))
+	case t.inRound():
+		return Refuse("err.between_rounds_only")
+	}
+	return nil
+}
+
+// OfferBank makes a standing offer of the bank to a seated member (R6.3). The offer is
+// checked with the engine now, so one that could never settle is not made.
+func (t *Table) OfferBank(ctx context.Context, seller, buyer string, price int64, channel string) (Offer, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.betweenRounds(seller); err != nil {
+		return Offer{}, err
+	}
+	switch {
+	case buyer == seller:
+		return Offer{}, Refuse("err.sell_self")
+	case !t.seated(buyer):
+		return Offer{}, Refuse("err.buyer_not_seated", "Player", Member(buyer))
+	case price < 0 || price > game.MaxChips:
+		return Offer{}, Refuse("err.bad_amount")
+	}
+	g, err := t.between(ctx, seller)
+	if err != nil {
+		return Offer{}, err
+	}
+	if _, err := g.Apply(game.Action{Player: seller, Verb: game.VerbSell, Target: buyer, Amount: price}); err != nil {
+		return Offer{}, err
+	}
+	id, err := t.m.randomHex(6)
+	if err != nil {
+		return Offer{}, err
+	}
+	of := &Offer{ID: id, Table: t.id, Guild: t.guild, Seller: seller, Buyer: buyer, Price: price, Channel: channel, Expires: t.m.now().Add(t.m.opt.OfferTTL)}
+	m := t.m
+	// One standing offer per table: a new one replaces the last, so offers stay bounded
+	// and an old offer can never sell the bank on terms the banker has since changed.
+	var replaced []*Offer
+	m.mu.Lock()
+	for oid, o := range m.offers {
+		if o.Table == t.id {
+			replaced = append(replaced, o)
+			delete(m.offers, oid)
+		}
+	}
+	m.offers[id] = of
+	m.mu.Unlock()
+	for _, o := range replaced {
+		m.n.OfferEnded(*o, "offer.expired")
+	}
+	m.opt.AfterFunc(m.opt.OfferTTL, func() { m.expireOffer(id) })
+	return *of, nil
+}
+
+// SetOfferMessage records the message that shows an offer.
+func (m *Manager) SetOfferMessage(id, messageID string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if of := m.offers[id]; of != nil {
+		of.MessageID = messageID
+	}
+}
+
+// DropOffer withdraws an offer whose message could not be posted.
+func (m *Manager) DropOffer(id string) { m.takeOffer(id) }
+
+func (m *Manager) takeOffer(id string) *Offer {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	of := m.offers[id]
+	delete(m.offers, id)
+	return of
+}
+
+func (m *Manager) expireOffer(id string) {
+	if of := m.takeOffer(id); of != nil && m.n != nil {
+		m.n.OfferEnded(*of, "offer.expired")
+	}
+}
+
+// AnswerOffer is the buyer's Accept or Decline. Acceptance moves the price and the bank
+// in one transaction, and in Shoot returns the kitty to the seller (R6.3, R9.9). It
+// returns the offer and the catalog key of its new state.
+func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept bool) (Offer, string, error) {
+	m.mu.Lock()
+	of := m.offers[id]
+	m.mu.Unlock()
+	if of == nil || m.now().After(of.Expires) {
+		return Offer{}, "", Refuse("err.offer_expired")
+	}
+	if member != of.Buyer {
+		return Offer{}, "", Refuse("err.not_your_offer", "Player", Member(of.Buyer))
+	}
+	if !accept {
+		if m.takeOffer(id) == nil {
+			return Offer{}, "", Refuse("err.offer_expired")
+		}
+		return *of, "offer.declined", nil
+	}
+	t, err := m.Get(ctx, of.Table)
+	if err != nil {
+		return Offer{}, "", err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.banker() != of.Seller {
+		m.takeOffer(id)
+		return Offer{}, "", Refuse("err.offer_stale")
+	}
+	if t.inRound() {
+		return Offer{}, "", Refuse("err.between_rounds_only")
+	}
+	if err := t.sell(ctx, of.Seller, of.Buyer, of.Price, "bank sale (R6.3)"); err != nil {
+		return Offer{}, "", err
+	}
+	if m.takeOffer(id) == nil {
+		m.log.Warn("offer taken twice", "offer", id)
+	}
+	t.notice = &Notice{Kind: NoticeSold, Members: []string{of.Seller, of.Buyer}, Amount: of.Price}
+	m.n.Changed(t)
+	return *of, "offer.accepted", nil
+}
+
+// sell runs a sale through the engine and commits it. t.mu must be held.
+func (t *Table) sell(ctx context.Context, seller, buyer string, price int64, reason string) error {
+	g, err := t.between(ctx, seller)
+	if err != nil {
+		return err
+	}
+	out, err := g.Apply(game.Action{Player: seller, Verb: game.VerbSell, Target: buyer, Amount: price})
+	if err != nil {
+		return err
+	}
+	if err := t.m.st.UpdateBank(ctx, store.BankParams{TableID: t.id, Transfers: store.GameTransfers(t.id, out), BankOwner: &buyer, Reason: reason, Now: t.m.now()}); err != nil {
+		return err
+	}
+	t.owner = buyer
+	t.kitty = g.Kitty
+	t.cut = nil
+	t.g = nil // the last round is history: the table shows the new bank
+	return nil
+}
+
+// PutKitty is the banker putting up or topping up the kitty before a deal (R9.1, R9.8).
+// It returns the kitty after.
+func (t *Table) PutKitty(ctx context.Context, member string, amount int64) (int64, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.betweenRounds(member); err != nil {
+		return 0, err
+	}
+	g, err := t.between(ctx, member)
+	if err != nil {
+		return 0, err
+	}
+	out, err := g.Apply(game.Action{Player: member, Verb: game.VerbKitty, Amount: amount})
+	if err != nil {
+		return 0, err
+	}
+	if err := t.m.st.UpdateBank(ctx, store.BankParams{TableID: t.id, Transfers: store.GameTransfers(t.id, out), Reason: "kitty (R9.8)", Now: t.m.now()}); err != nil {
+		return 0, err
+	}
+	t.kitty = g.Kitty
+	t.m.n.Changed(t)
+	return g.Kitty, nil
+}
+
+// StartAuction offers the bank to the highest bidder when the kitty is empty (R9.8).
+func (t *Table) StartAuction(ctx context.Context, member, channel string) (Auction, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.betweenRounds(member); err != nil {
+		return Auction{}, err
+	}
+	if t.cfg.Rules.Variant != game.Shoot || t.kitty > 0 {
+		return Auction{}, Refuse("err.auction_needs_empty_kitty")
+	}
+	m := t.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, running := m.auctions[t.id]; running {
+		return Auction{}, Refuse("err.auction_running")
+	}
+	a := &Auction{Table: t.id, Guild: t.guild, Seller: member, Bids: map[string]int64{}, Channel: channel, Ends: m.now().Add(m.opt.BidWindow)}
+	m.auctions[t.id] = a
+	m.opt.AfterFunc(m.opt.BidWindow, func() { m.closeAuction(t) })
+	return a.copy(), nil
+}
+
+// SetAuctionMessage records the message that shows a table's auction.
+func (m *Manager) SetAuctionMessage(table int64, messageID string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if a := m.auctions[table]; a != nil {
+		a.MessageID = messageID
+	}
+}
+
+// Bid places a bid in the table's running auction.
+func (t *Table) Bid(ctx context.Context, member string, amount int64) (Auction, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m := t.m
+	m.mu.Lock()
+	a := m.auctions[t.id]
+	m.mu.Unlock()
+	if a == nil || m.now().After(a.Ends) {
+		return Auction{}, Refuse("err.no_auction")
+	}
+	switch {
+	case member == a.Seller:
+		return Auction{}, Refuse("err.bid_own_bank")
+	case !t.seated(member):
+		return Auction{}, Refuse("err.not_seated")
+	}
+	m.mu.Lock()
+	_, best := a.Highest()
+	m.mu.Unlock()
+	if amount <= best {
+		return Auction{}, Refuse("err.bid_too_low", "Count", best)
+	}
+	w, _, err := m.st.EnsureWallet(ctx, t.guild, member, m.opt.StartingChips, m.now())
+	if err != nil {
+		return Auction{}, err
+	}
+	if w.Balance < amount {
+		return Auction{}, Refuse("err.store_insufficient", "Need", amount, "Have", w.Balance)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a.Bids[member] = amount
+	return a.copy(), nil
+}
+
+// closeAuction sells the bank to the highest bidder who can still pay.
+func (m *Manager) closeAuction(t *Table) {
+	if !m.Enter() {
+		return
+	}
+	defer m.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m.mu.Lock()
+	a := m.auctions[t.id]
+	delete(m.auctions, t.id)
+	m.mu.Unlock()
+	if a == nil {
+		return
+	}
+	for len(a.Bids) > 0 {
+		best, amount := a.Highest()
+		if t.banker() != a.Seller || t.inRound() {
+			break
+		}
+		if err := t.sell(ctx, a.Seller, best, amount, "bank auction (R9.8)"); err != nil {
+			delete(a.Bids, best)
+			continue
+		}
+		t.notice = &Notice{Kind: NoticeAuctionSold, Members: []string{a.Seller, best}, Amount: amount}
+		m.n.Changed(t)
+		m.n.AuctionChanged(a.copy(), "auction.closed")
+		return
+	}
+	m.n.AuctionChanged(a.copy(), "auction.unsold")
+}

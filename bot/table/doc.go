@@ -1,0 +1,32 @@
+// Package table is the live table: one open Pontoon table in memory, with its lock, and
+// everything that changes it — seats, the deal (banker by persisted owner or a cut, the
+// pack committed to before the deal), apply (the engine on a copy, then one store
+// transaction, then the copy is kept), the bank between rounds (sales, kitty, auctions),
+// turn timers (R7.4) and recovery after a restart. It adds nothing to the rules (package
+// game has them) and knows nothing of Discord: it imports no discordgo. Package bot routes
+// members' clicks here, and package view renders the Snapshot a method returns.
+//
+// Start with Manager (manager.go): it holds the open tables, finds one by id or channel,
+// opens and recovers them. Then Table (table.go) and its commands: play.go (Act, Deal,
+// apply), seats.go (Join, Leave, Stop), bank.go (offers, kitty, auctions), timers.go.
+// store.go declares the small Store this package needs.
+//
+// # Lock order
+//
+// There are three kinds of lock, always taken in this order and never the other way:
+//
+//  1. a Table's mu, held for the whole of one command on that table, so a table applies
+//     its commands one at a time. Nobody holds two tables' locks at once.
+//  2. the Manager's mu, which guards only its maps (tables, offers, auctions) and flags.
+//     It may be taken while a table's lock is held, and is never held while taking one.
+//  3. a Notifier's own lock (package bot's publisher): a leaf, held for a few lines.
+//
+// While a table's lock is held there is no network call (this package has none: the
+// Notifier only takes note, and package bot edits messages later with no lock held) and
+// no store read: what the table needs is in memory, and the store is read only to load a
+// table, before its lock is taken. The store writes made under the lock are the
+// command's own.
+//
+// Errors a member should read are Refusals (a catalog key and values) or the engine's
+// *game.Error; package bot puts both into words.
+package table

@@ -1,0 +1,405 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
+)
+
+// Refusal is a "no" to a member: a catalog key and its values. Values of type Member are
+// shown as the member's mention.
+type Refusal struct {
+	Key  string
+	Args []any
+}
+
+func (r *Refusal) Error() string { return r.Key }
+
+// Refuse builds a Refusal.
+func Refuse(key string, args ...any) error { return &Refusal{Key: key, Args: args} }
+
+// Member is a member id inside a Refusal's values: shown as a mention.
+type Member string
+
+// Notifier is told when something should reach Discord. Its methods may be called with a
+// table's lock held, so they must only take note and return: the network work happens
+// elsewhere, with no table lock held.
+type Notifier interface {
+	// Changed says the table's public message no longer shows its state.
+	Changed(t *Table)
+	// OfferEnded says a bank offer expired or was answered; its message should say so.
+	OfferEnded(o Offer, how string)
+	// AuctionChanged says an auction's message should be redrawn: key is
+	// auction.open, auction.closed or auction.unsold.
+	AuctionChanged(a Auction, key string)
+}
+
+// Options configure a Manager.
+type Options struct {
+	StartingChips int64
+	MaxSeats      int
+	OfferTTL      time.Duration
+	BidWindow     time.Duration
+	Now           func() time.Time
+	// AfterFunc runs f once d has passed on the clock of Now, for the rules' timers:
+	// turns (R7.4), offers (R6.3) and auctions (R9.8).
+	AfterFunc func(d time.Duration, f func()) Timer
+	Random    io.Reader
+	Deck      func(decks int) []game.Card
+	Logger    *slog.Logger
+}
+
+// Timer is a timer started by Options.AfterFunc; *time.Timer is one.
+type Timer interface{ Stop() bool }
+
+// Manager holds the open tables of a bot, its bank offers and auctions, and the count of
+// work in flight. Its own lock (mu) guards only those maps and flags and is never held
+// while a table's lock is taken: see doc.go for the lock order.
+type Manager struct {
+	st  Store
+	opt Options
+	log *slog.Logger
+	n   Notifier
+
+	mu       sync.Mutex
+	tables   map[int64]*Table
+	byChan   map[string]*Table // guild + "/" + channel -> its open table
+	offers   map[string]*Offer
+	auctions map[int64]*Auction
+	closed   bool
+	inflight sync.WaitGroup
+}
+
+// NewManager builds a manager over a store. SetNotifier must be called before Start.
+func NewManager(st Store, opt Options) *Manager {
+	if opt.AfterFunc == nil {
+		opt.AfterFunc = func(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+	}
+	return &Manager{st: st, opt: opt, log: opt.Logger, tables: map[int64]*Table{}, byChan: map[string]*Table{}, offers: map[string]*Offer{},
+		auctions: map[int64]*Auction{}}
+}
+
+// SetNotifier tells the manager whom to tell about changes.
+func (m *Manager) SetNotifier(n Notifier) { m.n = n }
+
+func (m *Manager) now() time.Time { return m.opt.Now().UTC().Truncate(time.Millisecond) }
+
+// Enter counts a piece of work in flight, so Close waits for it; it reports false once
+// the manager is closing. The caller defers Done.
+func (m *Manager) Enter() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return false
+	}
+	m.inflight.Add(1)
+	return true
+}
+
+// Done ends a piece of work counted by Enter.
+func (m *Manager) Done() { m.inflight.Done() }
+
+// Close stops taking work, waits for the work in flight and stops every timer.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.inflight.Wait()
+	for _, t := range m.Tables() {
+		t.mu.Lock()
+		t.stopTimer()
+		t.mu.Unlock()
+	}
+	// Offers and auctions live in memory: they end with the bot, and their messages say
+	// so rather than look live after a restart.
+	m.mu.Lock()
+	offers, auctions := m.offers, m.auctions
+	m.offers, m.auctions = map[string]*Offer{}, map[int64]*Auction{}
+	m.mu.Unlock()
+	for _, of := range offers {
+		m.n.OfferEnded(*of, "offer.expired")
+	}
+	for _, a := range auctions {
+		m.n.AuctionChanged(a.copy(), "auction.unsold")
+	}
+}
+
+// Tables lists the open tables in memory.
+func (m *Manager) Tables() []*Table {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*Table, 0, len(m.tables))
+	for _, t := range m.tables {
+		out = append(out, t)
+	}
+	return out
+}
+
+// forget drops a closed table from memory. t.mu may be held (the manager's lock comes
+// after a table's).
+func (m *Manager) forget(t *Table) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tables[t.id] == t {
+		delete(m.tables, t.id)
+		delete(m.byChan, chanKey(t.guild, t.channel))
+	}
+}
+
+// Get returns the open table with that id, loading it from the store if needed.
+func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
+	m.mu.Lock()
+	t, ok := m.tables[id]
+	m.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	tb, err := m.st.TableByID(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, Refuse("err.table_closed")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if tb.Status != store.StatusOpen {
+		return nil, Refuse("err.table_closed")
+	}
+	t, err = m.load(ctx, tb)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if old, ok := m.tables[id]; ok {
+		return old, nil
+	}
+	m.keep(t)
+	return t, nil
+}
+
+// keep adds a table to memory. m.mu must be held.
+func (m *Manager) keep(t *Table) {
+	m.tables[t.id] = t
+	m.byChan[chanKey(t.guild, t.channel)] = t
+}
+
+func chanKey(guild, channel string) string { return guild + "/" + channel }
+
+// ByChannel returns the channel's open table or a refusal saying there is none.
+func (m *Manager) ByChannel(ctx context.Context, guild, channel string) (*Table, error) {
+	m.mu.Lock()
+	t, ok := m.byChan[chanKey(guild, channel)]
+	m.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	tb, err := m.st.TableByChannel(ctx, guild, channel)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, Refuse("err.no_table")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m.Get(ctx, tb.ID)
+}
+
+// load builds a live table from the store: its row, its message, kitty and next pack.
+func (m *Manager) load(ctx context.Context, tb store.Table) (*Table, error) {
+	t, err := newTable(m, tb)
+	if err != nil {
+		return nil, err
+	}
+	if t.messageID, err = m.st.TableMessage(ctx, tb.ID); err != nil {
+		return nil, err
+	}
+	st, err := m.st.TableState(ctx, tb.ID)
+	if err != nil {
+		return nil, err
+	}
+	t.kitty = st.Kitty
+	if p, ok, err := m.st.Pending(ctx, tb.ID); err != nil {
+		return nil, err
+	} else if ok {
+		t.pending = &p
+	}
+	if tb.RoundNumber > 0 {
+		if t.round, err = m.st.Round(ctx, tb.ID, tb.RoundNumber); err != nil {
+			return nil, err
+		}
+	}
+	if t.closing, err = m.st.Stopping(ctx, tb.ID); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// OpenParams are the arguments of Open.
+type OpenParams struct {
+	Guild, Channel, Host string
+	Config               Config
+}
+
+// Open opens a table in a channel with its host seated, and draws the first round's
+// pack so its commitment shows before the deal.
+func (m *Manager) Open(ctx context.Context, p OpenParams) (*Table, Snapshot, error) {
+	now := m.now()
+	raw, err := jsonConfig(p.Config)
+	if err != nil {
+		return nil, Snapshot{}, err
+	}
+	if _, _, err := m.st.EnsureWallet(ctx, p.Guild, p.Host, m.opt.StartingChips, now); err != nil {
+		return nil, Snapshot{}, err
+	}
+	tb, err := m.st.OpenTable(ctx, store.OpenTableParams{Guild: p.Guild, Channel: p.Channel, Host: p.Host, Rules: raw, Now: now})
+	if err != nil {
+		return nil, Snapshot{}, err
+	}
+	if err := m.st.SetSeats(ctx, tb.ID, []string{p.Host}, now); err != nil {
+		return nil, Snapshot{}, err
+	}
+	tb.Seats = []store.Seat{{Member: p.Host}}
+	t, err := newTable(m, tb)
+	if err != nil {
+		return nil, Snapshot{}, err
+	}
+	st, err := m.st.TableState(ctx, tb.ID)
+	if err != nil {
+		return nil, Snapshot{}, err
+	}
+	t.kitty = st.Kitty
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	m.mu.Lock()
+	m.keep(t)
+	m.mu.Unlock()
+	t.preparePack(ctx, tb.RoundNumber+1, nil)
+	return t, t.snapshot(), nil
+}
+
+// Recover loads, before the gateway opens, the open tables a restart must look at: each
+// with an unfinished round, rebuilt by the store (pack and actions replayed through the
+// engine, checked against the ledger's escrow), and each with no message (a start killed
+// before its message was posted or recorded). A round that cannot be trusted is reported
+// and its table refuses play until a member who may manage the server resolves it (see
+// Resolve); nothing is lost. A table whose stop was asked for and whose round settled
+// before the restart closes now. Every other open table stays on disk until a member
+// uses it, so memory grows with the tables in use, not with the tables open.
+func (m *Manager) Recover(ctx context.Context) error {
+	rebuilt, err := m.st.RecoverRounds(ctx)
+	if err != nil {
+		return err
+	}
+	unposted, err := m.st.UnpostedTables(ctx)
+	if err != nil {
+		return err
+	}
+	stopping, err := m.st.StoppingTables(ctx)
+	if err != nil {
+		return err
+	}
+	loaded := map[int64]*Table{}
+	for _, r := range rebuilt {
+		t, err := m.load(ctx, r.Table)
+		if err != nil {
+			m.log.Error("table not recovered", "table", r.Table.ID, "err", err)
+			continue
+		}
+		t.round = r.Round
+		if r.Err != nil {
+			t.broken = r.Err.Error()
+			m.log.Error("round not recovered; the table refuses play until an admin resolves it", "table", r.Table.ID, "round", r.Round.Number, "err", r.Err)
+		} else {
+			t.g, t.seq = r.Game, len(r.Actions)
+			last := r.Round.StartedAt
+			for _, a := range r.Actions {
+				t.mseq[a.Member]++
+				last = a.CreatedAt
+			}
+			t.recovered = true
+			t.deadline = last.Add(t.turn) // R7.4: a timer that ran out while the bot was down fires at start
+		}
+		t.restart = restartRound
+		loaded[t.id] = t
+	}
+	for _, tb := range unposted {
+		if t := loaded[tb.ID]; t != nil {
+			t.restart = restartPost
+			continue
+		}
+		t, err := m.load(ctx, tb)
+		if err != nil {
+			m.log.Error("table not recovered", "table", tb.ID, "err", err)
+			continue
+		}
+		t.restart = restartPost
+		loaded[t.id] = t
+	}
+	for _, tb := range stopping {
+		if loaded[tb.ID] != nil && loaded[tb.ID].round.ID != 0 && !loaded[tb.ID].round.Finished() {
+			continue // closes when its round settles
+		}
+		if err := m.st.CloseTable(ctx, tb.ID, m.now()); err != nil {
+			m.log.Error("stopped table not closed", "table", tb.ID, "err", err)
+			continue
+		}
+		if t := loaded[tb.ID]; t != nil {
+			t.closed = true
+			t.restart = restartRound // its message shows it closed
+		}
+	}
+	m.mu.Lock()
+	for _, t := range loaded {
+		m.keep(t)
+	}
+	m.mu.Unlock()
+	return nil
+}
+
+// restartState says what a restart must do for a table.
+type restartState int
+
+const (
+	restartNone  restartState = iota
+	restartRound              // its round was recovered (or it closed): redraw its message
+	restartPost               // it has no message: post one
+)
+
+// Resume arms the timers of the recovered rounds and asks for their messages to be
+// redrawn, once the gateway is open; it returns the tables that have no message, for
+// the caller to post. It takes one table's lock at a time and never the manager's with
+// it.
+func (m *Manager) Resume() (unposted []*Table) {
+	for _, t := range m.Tables() {
+		t.mu.Lock()
+		switch t.restart {
+		case restartRound:
+			t.armTimer()
+			m.n.Changed(t)
+		case restartPost:
+			t.armTimer()
+			unposted = append(unposted, t)
+		}
+		t.restart = restartNone
+		closed := t.closed
+		t.mu.Unlock()
+		if closed {
+			m.forget(t)
+		}
+	}
+	return unposted
+}
+
+func jsonConfig(c Config) (string, error) {
+	b, err := jsonMarshal(c)
+	if err != nil {
+		return "", fmt.Errorf("table config: %w", err)
+	}
+	return string(b), nil
+}

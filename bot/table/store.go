@@ -1,0 +1,39 @@
+package table
+
+import (
+	"context"
+	"time"
+
+	"github.com/pontoon-bot/pontoon/store"
+)
+
+// Store is what a live table needs of persistence; *store.Store implements it. Every
+// method is one transaction. The reads are used only while loading a table (recovery,
+// a first click after a start), never while a table's lock is held.
+type Store interface {
+	// writes, each one transaction, made under the table's lock
+	OpenTable(ctx context.Context, p store.OpenTableParams) (store.Table, error)
+	CloseTable(ctx context.Context, tableID int64, now time.Time) error
+	SetSeats(ctx context.Context, tableID int64, members []string, now time.Time) error
+	SetPendingPack(ctx context.Context, tableID int64, p store.PendingPack) error
+	UpdateBank(ctx context.Context, p store.BankParams) error
+	DealRound(ctx context.Context, p store.DealParams) (store.Round, error)
+	ApplyAction(ctx context.Context, p store.ApplyParams) error
+	EnsureWallet(ctx context.Context, guild, member string, starting int64, now time.Time) (store.Wallet, bool, error)
+	SetTableMessage(ctx context.Context, tableID int64, messageID string) error
+	SetStopping(ctx context.Context, tableID int64, stopping bool) error
+	ResolveBroken(ctx context.Context, tableID int64, now time.Time) error
+
+	// reads, made with no table lock held
+	TableByID(ctx context.Context, id int64) (store.Table, error)
+	TableByChannel(ctx context.Context, guild, channel string) (store.Table, error)
+	UnpostedTables(ctx context.Context) ([]store.Table, error)
+	StoppingTables(ctx context.Context) ([]store.Table, error)
+	Stopping(ctx context.Context, tableID int64) (bool, error)
+	TableMessage(ctx context.Context, tableID int64) (string, error)
+	TableState(ctx context.Context, tableID int64) (store.TableState, error)
+	Pending(ctx context.Context, tableID int64) (store.PendingPack, bool, error)
+	Round(ctx context.Context, tableID int64, number int) (store.Round, error)
+	RecoverRounds(ctx context.Context) ([]store.Rebuilt, error)
+	Wallet(ctx context.Context, guild, member string) (store.Wallet, error)
+}

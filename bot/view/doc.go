@@ -1,0 +1,12 @@
+// Package view is pure rendering: a table's Snapshot (package table) and the message
+// catalog (package i18n) in, Discord message structs out — the public table, a member's
+// private panel, the rules, bank offers and auctions, the leaderboard, history and
+// settings. It holds no lock, reads no store and makes no call; the golden tests render
+// a Snapshot built by hand, with no bot.
+//
+// Start with Renderer (view.go), then table.go (the public table) and panel.go (a
+// member's panel with the actions legal now). customid.go is the one place custom ids
+// are built, parsed and checked for staleness: pt:<kind>:<table>:<round>:<member action
+// count>:<arg>; the round and the member's count turn a button from an earlier round or
+// turn (or a double click) into a refusal instead of a second action.
+package view

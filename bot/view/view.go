@@ -1,0 +1,128 @@
+package view
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/i18n"
+	"github.com/pontoon-bot/pontoon/bot/table"
+	"github.com/pontoon-bot/pontoon/game"
+)
+
+// Message is a rendered Discord message. It is always sent whole: discordgo serializes a
+// type 7 update with "embeds": null, so a partial update would erase the embeds.
+type Message struct {
+	Content    string
+	Embeds     []*discordgo.MessageEmbed
+	Components []discordgo.MessageComponent
+}
+
+// Renderer puts tables, panels and the rest into words from the catalog.
+type Renderer struct {
+	cat *i18n.Catalog
+}
+
+// New returns a renderer over a catalog.
+func New(cat *i18n.Catalog) *Renderer { return &Renderer{cat: cat} }
+
+// T is the catalog's text for key in lang.
+func (r *Renderer) T(lang, key string, kv ...any) string { return r.cat.T(lang, key, kv...) }
+
+const faceDown = "🂠"
+
+var suitSymbols = [...]string{"♠", "♥", "♦", "♣"}
+
+// CardText shows a card as players write it: "10♥", "A♠".
+func CardText(c game.Card) string {
+	r := c.String()[:1]
+	if c.Rank == game.Ten {
+		r = "10"
+	}
+	return r + suitSymbols[c.Suit]
+}
+
+func cardsText(cs []game.Card) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = CardText(c)
+	}
+	return strings.Join(parts, " ")
+}
+
+// tableCards shows a hand as the table sees it: face-down cards hidden (R3.2, R5.1).
+func tableCards(hc []game.HandCard, reveal bool) string {
+	parts := make([]string, len(hc))
+	for i, c := range hc {
+		if c.FaceUp || reveal {
+			parts[i] = CardText(c.Card)
+		} else {
+			parts[i] = faceDown
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Mention is Discord's markup for a member.
+func Mention(id string) string { return "<@" + id + ">" }
+
+// Mentions is a list of members, comma separated.
+func Mentions(ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = Mention(id)
+	}
+	return strings.Join(out, ", ")
+}
+
+// RelTime is Discord's relative timestamp ("in 3 hours"), shown in each reader's locale.
+func RelTime(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
+
+func (r *Renderer) button(lang, labelKey string, style discordgo.ButtonStyle, id string, kv ...any) discordgo.Button {
+	return discordgo.Button{Label: r.cat.T(lang, labelKey, kv...), Style: style, CustomID: id}
+}
+
+func rows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent {
+	var out []discordgo.MessageComponent
+	for i := 0; i < len(buttons); i += 5 {
+		out = append(out, discordgo.ActionsRow{Components: buttons[i:min(i+5, len(buttons))]})
+	}
+	return out
+}
+
+func (r *Renderer) kindText(lang string, kind string, total int) string {
+	return r.cat.T(lang, "kind."+kind, "Total", total)
+}
+
+// MentionOr is a member's mention, or the catalog's "nobody" for "".
+func (r *Renderer) MentionOr(lang, id string) string {
+	if id == "" {
+		return r.cat.T(lang, "table.bank_nobody")
+	}
+	return Mention(id)
+}
+
+func signed(n int64) string {
+	if n > 0 {
+		return "+" + strconv.FormatInt(n, 10)
+	}
+	if n < 0 {
+		return "−" + strconv.FormatInt(-n, 10)
+	}
+	return "0"
+}
+
+// notice puts a table's notice into words.
+func (r *Renderer) notice(lang string, n *table.Notice) string {
+	switch n.Kind {
+	case table.NoticeTimedOut:
+		return r.cat.T(lang, "table.timed_out", "Players", Mentions(n.Members), "Count", len(n.Members))
+	case table.NoticeSold:
+		return r.cat.T(lang, "offer.sold_notice", "Seller", Mention(n.Members[0]), "Buyer", Mention(n.Members[1]), "Count", n.Amount)
+	case table.NoticeAuctionSold:
+		return r.cat.T(lang, "auction.sold_notice", "Seller", Mention(n.Members[0]), "Buyer", Mention(n.Members[1]), "Count", n.Amount)
+	}
+	return ""
+}

@@ -1,0 +1,130 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// DealParams are the arguments of DealRound.
+type DealParams struct {
+	TableID int64
+	Number  int // must be the table's RoundNumber + 1
+	// Members are everyone dealt in (the seats and the banker); a member without a
+	// wallet gets one with Starting chips.
+	Members  []string
+	Starting int64
+	// The bank's change made by the deal's cut, applied before the round: the new owner
+	// (nil: unchanged) and the transfers it makes (the kitty back to an owner who is not
+	// seated, R6.4), with their ledger reason.
+	BankOwner     *string
+	BankTransfers []Transfer
+	BankReason    string
+	// Start builds the round from the balances and the kitty as this transaction sees
+	// them, after the bank's change. An error from it is returned and nothing is written.
+	Start func(balances map[string]int64, kitty int64) (StartRoundParams, error)
+	Now   time.Time
+}
+
+// DealRound is a whole deal in one transaction: the cut's change of bank, the members'
+// wallets, and the new round with its opening transfers. Either all of it is recorded or
+// none. It refuses as StartRound does.
+func (s *Store) DealRound(ctx context.Context, p DealParams) (Round, error) {
+	if err := checkNow(p.Now); err != nil {
+		return Round{}, err
+	}
+	if p.Start == nil {
+		return Round{}, invalid("deal: no round to start")
+	}
+	if err := checkTableTransfers(p.BankTransfers, p.TableID, false); err != nil {
+		return Round{}, err
+	}
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return Round{}, err
+	}
+	defer tx.Rollback()
+
+	t, err := openTable(ctx, tx, p.TableID)
+	if err != nil {
+		return Round{}, err
+	}
+	if err := noUnfinishedRound(ctx, tx, p.TableID); err != nil {
+		return Round{}, err
+	}
+	if p.Number != t.RoundNumber+1 {
+		return Round{}, &SequenceError{Err: ErrStaleRound, Got: p.Number, Want: t.RoundNumber + 1}
+	}
+	reason := p.BankReason
+	if reason == "" {
+		reason = "bank"
+	}
+	if err := moveAll(ctx, tx, t.Guild, p.BankTransfers, reason, ledgerRef{table: p.TableID, now: p.Now}); err != nil {
+		return Round{}, err
+	}
+	if p.BankOwner != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE tables SET bank_owner = ? WHERE id = ?`, nullString(*p.BankOwner), p.TableID); err != nil {
+			return Round{}, fmt.Errorf("store: deal: %w", err)
+		}
+	}
+	bal := map[string]int64{}
+	for _, m := range p.Members {
+		w, err := wallet(ctx, tx, t.Guild, m)
+		if errors.Is(err, ErrNotFound) {
+			if err := createWallet(ctx, tx, t.Guild, m, p.Now); err != nil {
+				return Round{}, err
+			}
+			if p.Starting > 0 {
+				tr := Transfer{From: MintAccount, To: WalletAccount(m), Amount: p.Starting, Reason: "starting chips"}
+				if err := move(ctx, tx, t.Guild, tr, ledgerRef{now: p.Now}); err != nil {
+					return Round{}, err
+				}
+			}
+			w, err = wallet(ctx, tx, t.Guild, m)
+		}
+		if err != nil {
+			return Round{}, err
+		}
+		bal[m] = w.Balance
+	}
+	kitty, _, err := balance(ctx, tx, t.Guild, KittyAccount(p.TableID))
+	if err != nil {
+		return Round{}, err
+	}
+	sp, err := p.Start(bal, kitty)
+	if err != nil {
+		return Round{}, err
+	}
+	history, err := jsonText("history", sp.History, "")
+	if err != nil {
+		return Round{}, err
+	}
+	if history == "" {
+		return Round{}, invalid("history is empty")
+	}
+	if err := checkTableTransfers(sp.Transfers, p.TableID, true); err != nil {
+		return Round{}, err
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO rounds (table_id, number, history, commitment, salt, started_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, p.TableID, p.Number, history, sp.Commitment, sp.Salt, formatTime(p.Now))
+	if err != nil {
+		return Round{}, fmt.Errorf("store: deal: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return Round{}, fmt.Errorf("store: deal: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tables SET round_number = ?, next_pack = NULL WHERE id = ?`, p.Number, p.TableID); err != nil {
+		return Round{}, fmt.Errorf("store: deal: %w", err)
+	}
+	if err := moveAll(ctx, tx, t.Guild, sp.Transfers, "round start", ledgerRef{table: p.TableID, round: id, seq: 0, now: p.Now}); err != nil {
+		return Round{}, err
+	}
+	r, err := roundWhere(ctx, tx, strconv.FormatInt(id, 10), `id = ?`, id)
+	if err != nil {
+		return Round{}, err
+	}
+	return r, commit(tx)
+}
