@@ -37,6 +37,10 @@
 //   - Split hands are numbered in the order they are made; hand 1 gets its new card
 //     first. A split hand (2 and later) may shoot once on being reached (R9.5), any hand
 //     once with three cards (R9.4), and `shoot 0` is a pass.
+//   - A three-card shoot bet goes with asking for the fourth card (R9.4): until the card
+//     comes the hand may only buy or twist (a stick is ErrShootMustDraw), and a timeout
+//     in between hands the bet back (ReasonShootReturn) before R7.4 sticks or folds the
+//     hand. A pass binds nothing.
 //   - Timeouts (R7.4): a shoot decision times out as no bet, the double as no double.
 //   - Used cards go under the pack at the end of the round in play order (each
 //     player's hands, then the banker's); bust and burned cards went under at once.

@@ -54,6 +54,7 @@ type Hand struct {
 	Settled bool  // its chips have been paid out
 	Net     int64 // what it won (+) or lost (-), stake and shoot together
 	shot3   bool  // used the shoot bet before the fourth card (R9.4)
+	bet3    int64 // a three-card shoot bet still waiting for its fourth card: the hand must buy or twist (R9.4)
 	shotArr bool  // used the shoot bet on reaching a split hand (R9.5)
 	under   bool  // its cards already went under the pack (R4.6)
 }

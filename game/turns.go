@@ -196,6 +196,7 @@ func (g *Game) buy(h *Hand, amount int64) error {
 		return err
 	}
 	h.LastBuy = amount
+	h.bet3 = 0                  // the card the three-card shoot bet asked for (R9.4)
 	g.mustDraw(&h.Cards, false) // bought cards come face down (R4.3)
 	g.check(h)
 	return nil
@@ -215,12 +216,17 @@ func (g *Game) twist(h *Hand) error {
 		return err
 	}
 	h.Twisted = true
+	h.bet3 = 0                 // the card the three-card shoot bet asked for (R9.4)
 	g.mustDraw(&h.Cards, true) // twisted cards come face up (R4.4)
 	g.check(h)
 	return nil
 }
 
 func (g *Game) stick(h *Hand) error {
+	if h.bet3 > 0 {
+		return newErr(ErrShootMustDraw, "R9.4", map[string]any{"amount": h.bet3},
+			"your shoot bet of %d goes with asking for the fourth card, so now you must buy or twist, not stick (R9.4)", h.bet3)
+	}
 	total, _ := Totals(Cards(h.Cards))
 	if total < g.Rules.StickMin {
 		return newErr(ErrBelowStickMinimum, "R4.5", map[string]any{"total": total, "min": g.Rules.StickMin},
@@ -332,7 +338,9 @@ func (g *Game) shoot(a Action) error {
 			if err := g.placeShoot(h, a.Amount); err != nil {
 				return err
 			}
-			h.shot3 = true
+			// The bet goes with asking for the fourth card: until it comes the hand must
+			// buy or twist (R9.4). A pass (0) binds nothing.
+			h.shot3, h.bet3 = true, a.Amount
 		case h.Number > 1 && !h.Acted && !h.shotArr:
 			if err := g.placeShoot(h, a.Amount); err != nil {
 				return err
@@ -445,6 +453,13 @@ func (g *Game) timeout(p string) error {
 		h := g.current()
 		if h.Player != p {
 			return none(fmt.Sprintf("it is %s's turn", h.Player))
+		}
+		// A three-card shoot bet whose card was never asked for goes back to the player,
+		// and then the hand times out like any other (R9.4, R7.4).
+		if h.bet3 > 0 {
+			g.move(Escrow(p), Wallet(p), h.bet3, ReasonShootReturn, "R9.4")
+			h.Shoot -= h.bet3
+			h.bet3 = 0
 		}
 		if total, _ := Totals(Cards(h.Cards)); total >= g.Rules.StickMin {
 			h.Done = true
