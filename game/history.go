@@ -105,6 +105,10 @@ type RoundReport struct {
 	NextBanker string       `json:"next_banker"`
 	Shuffle    bool         `json:"shuffle"`
 	Complete   *bool        `json:"complete,omitempty"` // present, false, only for a round the history stops inside
+
+	// NotDealt marks a stopped Shoot round that waits for its kitty (R9.1): the
+	// readable output says so. It is not part of HISTORY.md's JSON.
+	NotDealt bool `json:"-"`
 }
 
 // HandReport is a hand's cards and evaluation.
@@ -173,6 +177,13 @@ func Replay(h *History) (*Game, *Report, error) {
 			}
 		}
 		if !dealt {
+			// A Shoot round whose banker has not yet put up the kitty (R9.1, R9.8, R9.9)
+			// is where the bot stops between a settled round and the next deal: the last
+			// round of a history may stop there, nothing dealt, nothing moved (HISTORY.md).
+			if rn == len(h.Rounds) && g.Rules.Variant == Shoot && g.Kitty == 0 {
+				rep.Rounds = append(rep.Rounds, g.undealtReport())
+				break
+			}
 			if err := g.Deal(pack); err != nil {
 				return g, nil, &ReplayError{Round: rn, Err: err}
 			}
@@ -209,6 +220,14 @@ func (g *Game) RoundReport() RoundReport {
 		rr.Complete = &f
 	}
 	return rr
+}
+
+// undealtReport is a round listed before its banker put up the kitty: stopped, with
+// no cards and no hands (HISTORY.md).
+func (g *Game) undealtReport() RoundReport {
+	f := false
+	return RoundReport{Banker: g.Banker, BankerHand: HandReport{Cards: []string{}, Kind: KindPoints.String()},
+		Hands: []HandResult{}, NextBanker: g.Banker, Complete: &f, NotDealt: true}
 }
 
 func cardStrings(hc []HandCard) []string { return CardStrings(Cards(hc)) }
