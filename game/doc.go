@@ -20,6 +20,11 @@
 //	h, _ := game.ParseHistory(data)
 //	g, report, err := game.Replay(h) // err is a *ReplayError naming round and action
 //
+// Seeded shuffles (HISTORY.md, pontoon-shuffle/1): ShuffleCommitment is what the bot
+// shows before the deal, DealPack derives the pack from the server seed, the Deal
+// interaction's id and members' seeds, and Replay checks a round's SeededShuffle. The
+// seed is always passed in; the engine draws no randomness of its own.
+//
 // Chips: a stake, buy or split moves the amount and an equal reserve into the player's
 // escrow (R7.1) and the bank's worst-case payout into the banker's escrow (R7.2); shoot
 // bets go to escrow and are covered by the kitty (R9.2). Settlement moves everything

@@ -169,3 +169,17 @@ func TestReplayShootRoundBeforeKitty(t *testing.T) {
 	require.Equal(t, 0, Main([]string{"replay", path}, strings.NewReader(""), &stdout, &stderr))
 	assert.Contains(t, stdout.String(), "not dealt: alice has not put up the kitty yet")
 }
+
+// TestReplaySeededShuffleText: the readable account says what was checked of a seeded
+// shuffle, and says so when the seed is still secret (HISTORY.md).
+func TestReplaySeededShuffleText(t *testing.T) {
+	dir := filepath.Join("..", "..", "game", "testdata", "histories")
+	for file, want := range map[string]string{
+		"shuffle-seeded-verified.json":   "the server seed matches the commitment and the pack matches the derivation",
+		"shuffle-seeded-unrevealed.json": "the server seed is not revealed yet, so the derivation was not checked",
+	} {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, Main([]string{"replay", filepath.Join(dir, file)}, strings.NewReader(""), &stdout, &stderr), stderr.String())
+		assert.Contains(t, stdout.String(), want, file)
+	}
+}
