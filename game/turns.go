@@ -80,7 +80,7 @@ func (g *Game) play(a Action) error {
 	case VerbStick:
 		err = g.stick(h)
 	}
-	if err != nil {
+	if err != nil || g.dry {
 		return err
 	}
 	h.Acted = true
@@ -115,10 +115,14 @@ func (g *Game) split(h *Hand) error {
 	if n >= 4 {
 		return newErr(ErrCannotSplit, "R4.2", why("four_hands"), "a player may hold at most four hands (R4.2)")
 	}
-	nh := &Hand{Player: h.Player, Number: n + 1, Initial: h.Initial}
-	if err := g.bet(nh, h.Initial, ReasonSplit, "R4.2"); err != nil {
+	if err := g.canBet(h.Player, h.Initial); err != nil {
 		return err
 	}
+	if g.dry {
+		return g.needCards(2)
+	}
+	nh := &Hand{Player: h.Player, Number: n + 1, Initial: h.Initial}
+	g.bet(nh, h.Initial, ReasonSplit, "R4.2")
 	// Split cards lie face up; the first stays with this hand, the second starts the new one (R4.2, R4.8).
 	nh.Cards = []HandCard{{Card: b, FaceUp: true}}
 	h.Cards = []HandCard{{Card: a, FaceUp: true}}
@@ -152,6 +156,9 @@ func (g *Game) burn(h *Hand) error {
 	if _, hard := Totals(cards); hard != want {
 		return newErr(ErrCannotBurn, "R8.8", map[string]any{"why": "total", "need": want, "have": hard},
 			"burning needs a total of exactly %d; this hand has %d (R8.8)", want, hard)
+	}
+	if g.dry {
+		return nil // the two burned cards go under first, so two cards are always there
 	}
 	// The burned cards go face up to the bottom of the pack and two new cards come (R8.8).
 	g.Round.Pack = append(g.Round.Pack, cards...)
@@ -192,9 +199,13 @@ func (g *Game) buy(h *Hand, amount int64) error {
 		return newErr(ErrBuyOutOfRange, "R4.3", map[string]any{"min": lo, "max": hi, "amount": amount, "card": len(h.Cards) + 1},
 			"the %s card costs from %d to %d; %d is not (R4.3)", which, lo, hi, amount)
 	}
-	if err := g.bet(h, amount, ReasonBuy, "R4.3"); err != nil {
+	if err := g.canBet(h.Player, amount); err != nil {
 		return err
 	}
+	if g.dry {
+		return g.needCards(1)
+	}
+	g.bet(h, amount, ReasonBuy, "R4.3")
 	h.LastBuy = amount
 	h.bet3 = 0                  // the card the three-card shoot bet asked for (R9.4)
 	g.mustDraw(&h.Cards, false) // bought cards come face down (R4.3)
@@ -215,6 +226,9 @@ func (g *Game) twist(h *Hand) error {
 	if err := g.canDraw(h, VerbTwist); err != nil {
 		return err
 	}
+	if g.dry {
+		return g.needCards(1)
+	}
 	h.Twisted = true
 	h.bet3 = 0                 // the card the three-card shoot bet asked for (R9.4)
 	g.mustDraw(&h.Cards, true) // twisted cards come face up (R4.4)
@@ -231,6 +245,9 @@ func (g *Game) stick(h *Hand) error {
 	if total < g.Rules.StickMin {
 		return newErr(ErrBelowStickMinimum, "R4.5", map[string]any{"total": total, "min": g.Rules.StickMin},
 			"total %d is under the stick minimum of %d (R4.5)", total, g.Rules.StickMin)
+	}
+	if g.dry {
+		return nil
 	}
 	h.Done = true
 	return nil
@@ -327,6 +344,9 @@ func (g *Game) shoot(a Action) error {
 		if err := g.placeShoot(h, a.Amount); err != nil {
 			return err
 		}
+		if g.dry {
+			return g.needCards(g.cardsAfterShoot())
+		}
 		g.nextShooter()
 		return nil
 	case PhasePlaying:
@@ -335,14 +355,14 @@ func (g *Game) shoot(a Action) error {
 		}
 		switch {
 		case len(h.Cards) == 3 && !h.shot3:
-			if err := g.placeShoot(h, a.Amount); err != nil {
+			if err := g.placeShoot(h, a.Amount); err != nil || g.dry {
 				return err
 			}
 			// The bet goes with asking for the fourth card: until it comes the hand must
 			// buy or twist (R9.4). A pass (0) binds nothing.
 			h.shot3, h.bet3 = true, a.Amount
 		case h.Number > 1 && !h.Acted && !h.shotArr:
-			if err := g.placeShoot(h, a.Amount); err != nil {
+			if err := g.placeShoot(h, a.Amount); err != nil || g.dry {
 				return err
 			}
 			h.shotArr = true
@@ -353,6 +373,21 @@ func (g *Game) shoot(a Action) error {
 		return nil
 	}
 	return g.wrongPhase(a.Verb)
+}
+
+// cardsAfterShoot is how many cards the current shoot decision would deal: the second
+// cards when it is the last one and no double comes between (R9.2, R3.4, R8.3).
+func (g *Game) cardsAfterShoot() int {
+	r := g.Round
+	for i := r.Turn + 1; i < len(r.Hands); i++ {
+		if r.Hands[i].Active() {
+			return 0
+		}
+	}
+	if g.Rules.BankerMayDouble {
+		return 0
+	}
+	return g.secondCards()
 }
 
 // OpenShoot is the total of shoot bets not yet settled.
@@ -381,6 +416,9 @@ func (g *Game) placeShoot(h *Hand, amount int64) error {
 	if g.Balances[h.Player] < amount {
 		return g.insufficient(h.Player, amount, "R9.2")
 	}
+	if g.dry {
+		return nil
+	}
 	g.move(Wallet(h.Player), Escrow(h.Player), amount, ReasonShoot, "R9.2")
 	h.Shoot += amount
 	return nil
@@ -397,6 +435,9 @@ func (g *Game) double(a Action) error {
 	if g.Phase != PhaseDoubling {
 		return g.wrongPhase(a.Verb)
 	}
+	if g.dry {
+		return g.needCards(g.secondCards())
+	}
 	g.Round.Doubled = a.Verb == VerbDouble
 	g.dealSecond()
 	return nil
@@ -411,6 +452,12 @@ func (g *Game) bankerPlay(a Action) error {
 		return g.wrongPhase(a.Verb)
 	}
 	r := g.Round
+	if g.dry {
+		if a.Verb == VerbDraw {
+			return g.needCards(1)
+		}
+		return nil
+	}
 	if a.Verb == VerbStay {
 		g.settle(Evaluate(Cards(r.BankerHand), g.Rules, true), true)
 		return nil
