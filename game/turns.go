@@ -88,15 +88,18 @@ func (g *Game) play(a Action) error {
 	return nil
 }
 
-func (g *Game) split(h *Hand) error {
-	r := g.Rules
+// CanSplit reports whether cards may be split under the rules (R4.2, R8.1), leaving
+// aside chips (R7.1, R7.2) and the four-hand limit.
+func CanSplit(r Rules, cards []Card) bool { return splitCards(r, cards) == nil }
+
+func splitCards(r Rules, cards []Card) *Error {
 	if r.Split == SplitNone {
 		return newErr(ErrCannotSplit, "R8.1", why("off"), "splitting is off at this table (R8.1)")
 	}
-	if len(h.Cards) != 2 {
+	if len(cards) != 2 {
 		return newErr(ErrCannotSplit, "R4.2", why("two_cards"), "only a hand of two cards can be split (R4.2)")
 	}
-	a, b := h.Cards[0].Card, h.Cards[1].Card
+	a, b := cards[0], cards[1]
 	if a.Rank != b.Rank {
 		return newErr(ErrCannotSplit, "R4.2", map[string]any{"why": "not_pair", "cards": FormatCards([]Card{a, b})},
 			"%s and %s are not of equal rank, so they cannot be split (R4.2)", a, b)
@@ -104,6 +107,15 @@ func (g *Game) split(h *Hand) error {
 	if r.Split == SplitAces && a.Rank != Ace {
 		return newErr(ErrCannotSplit, "R8.1", why("aces_only"), "only Aces may be split at this table (R8.1)")
 	}
+	return nil
+}
+
+func (g *Game) split(h *Hand) error {
+	r := g.Rules
+	if err := splitCards(r, Cards(h.Cards)); err != nil {
+		return err
+	}
+	a, b := h.Cards[0].Card, h.Cards[1].Card
 	n := 0
 	last := 0
 	for i, o := range g.Round.Hands {
@@ -141,21 +153,31 @@ func (g *Game) split(h *Hand) error {
 	return nil
 }
 
-func (g *Game) burn(h *Hand) error {
-	want := g.Rules.Burn
+// CanBurn reports whether cards may be burned under the rules (R8.8).
+func CanBurn(r Rules, cards []Card) bool { return burnCards(r, cards) == nil }
+
+func burnCards(r Rules, cards []Card) *Error {
+	want := r.Burn
 	if want == 0 {
 		return newErr(ErrCannotBurn, "R8.8", why("off"), "burning is off at this table (R8.8)")
 	}
-	if len(h.Cards) != 2 {
+	if len(cards) != 2 {
 		return newErr(ErrCannotBurn, "R8.8", why("two_cards"), "only a hand of two cards can be burned (R8.8)")
 	}
-	cards := Cards(h.Cards)
 	if cards[0].Rank == Ace || cards[1].Rank == Ace {
 		return newErr(ErrCannotBurn, "R8.8", why("ace"), "a hand holding an Ace cannot be burned (R8.8)")
 	}
 	if _, hard := Totals(cards); hard != want {
 		return newErr(ErrCannotBurn, "R8.8", map[string]any{"why": "total", "need": want, "have": hard},
 			"burning needs a total of exactly %d; this hand has %d (R8.8)", want, hard)
+	}
+	return nil
+}
+
+func (g *Game) burn(h *Hand) error {
+	cards := Cards(h.Cards)
+	if err := burnCards(g.Rules, cards); err != nil {
+		return err
 	}
 	if g.dry {
 		return nil // the two burned cards go under first, so two cards are always there
@@ -181,12 +203,8 @@ func (g *Game) buy(h *Hand, amount int64) error {
 	if err := g.canDraw(h, VerbBuy); err != nil {
 		return err
 	}
-	if h.Twisted {
-		return newErr(ErrNoBuyAfterTwist, "R4.4", nil, "a hand that has twisted may never buy again (R4.4)")
-	}
-	if _, hard := Totals(Cards(h.Cards)); g.Rules.FourLowTwistOnly && len(h.Cards) == 4 && hard <= 11 {
-		return newErr(ErrFourLowTwistOnly, "R8.5", map[string]any{"total": hard},
-			"four cards totalling %d or less may only twist the fifth card, not buy it (R8.5)", hard)
+	if err := buyCards(g.Rules, Cards(h.Cards), h.Twisted); err != nil {
+		return err
 	}
 	lo, hi := g.buyRange(h)
 	if amount < lo || amount > hi {
@@ -213,14 +231,33 @@ func (g *Game) buy(h *Hand, amount int64) error {
 	return nil
 }
 
-// buyRange is what the next bought card may cost (R4.3): the third from the initial
-// stake to twice it, later cards from the initial stake to the price of the card before.
-func (g *Game) buyRange(h *Hand) (lo, hi int64) {
-	if len(h.Cards) <= 2 {
-		return h.Initial, 2 * h.Initial
+// CanBuy reports whether a hand of cards that has or has not twisted may buy its next
+// card (R4.4, R8.5), leaving aside the price and chips; a hand that takes no more cards
+// (R4.7) is the caller's to know.
+func CanBuy(r Rules, cards []Card, twisted bool) bool { return buyCards(r, cards, twisted) == nil }
+
+func buyCards(r Rules, cards []Card, twisted bool) *Error {
+	if twisted {
+		return newErr(ErrNoBuyAfterTwist, "R4.4", nil, "a hand that has twisted may never buy again (R4.4)")
 	}
-	return h.Initial, h.LastBuy
+	if _, hard := Totals(cards); r.FourLowTwistOnly && len(cards) == 4 && hard <= 11 {
+		return newErr(ErrFourLowTwistOnly, "R8.5", map[string]any{"total": hard},
+			"four cards totalling %d or less may only twist the fifth card, not buy it (R8.5)", hard)
+	}
+	return nil
 }
+
+// BuyRange is what the next bought card of a hand of n cards may cost (R4.3): the third
+// from the initial stake to twice it, later cards from the initial stake to the price of
+// the card before.
+func BuyRange(n int, initial, lastBuy int64) (lo, hi int64) {
+	if n <= 2 {
+		return initial, 2 * initial
+	}
+	return initial, lastBuy
+}
+
+func (g *Game) buyRange(h *Hand) (lo, hi int64) { return BuyRange(len(h.Cards), h.Initial, h.LastBuy) }
 
 func (g *Game) twist(h *Hand) error {
 	if err := g.canDraw(h, VerbTwist); err != nil {
