@@ -90,21 +90,35 @@ func (g *Game) play(a Action) error {
 
 // CanSplit reports whether cards may be split under the rules (R4.2, R8.1), leaving
 // aside chips (R7.1, R7.2) and the four-hand limit.
-func CanSplit(r Rules, cards []Card) bool { return splitCards(r, cards) == nil }
+func CanSplit(r Rules, cards []Card) bool { return splitWhy(r, cards) == "" }
+
+// splitWhy is why cards cannot be split, or "" when they can: one check for the engine's
+// refusal and for CanSplit, which must not allocate (the simulator asks it every hand).
+func splitWhy(r Rules, cards []Card) string {
+	switch {
+	case r.Split == SplitNone:
+		return "off"
+	case len(cards) != 2:
+		return "two_cards"
+	case cards[0].Rank != cards[1].Rank:
+		return "not_pair"
+	case r.Split == SplitAces && cards[0].Rank != Ace:
+		return "aces_only"
+	}
+	return ""
+}
 
 func splitCards(r Rules, cards []Card) *Error {
-	if r.Split == SplitNone {
+	switch splitWhy(r, cards) {
+	case "off":
 		return newErr(ErrCannotSplit, "R8.1", why("off"), "splitting is off at this table (R8.1)")
-	}
-	if len(cards) != 2 {
+	case "two_cards":
 		return newErr(ErrCannotSplit, "R4.2", why("two_cards"), "only a hand of two cards can be split (R4.2)")
-	}
-	a, b := cards[0], cards[1]
-	if a.Rank != b.Rank {
+	case "not_pair":
+		a, b := cards[0], cards[1]
 		return newErr(ErrCannotSplit, "R4.2", map[string]any{"why": "not_pair", "cards": FormatCards([]Card{a, b})},
 			"%s and %s are not of equal rank, so they cannot be split (R4.2)", a, b)
-	}
-	if r.Split == SplitAces && a.Rank != Ace {
+	case "aces_only":
 		return newErr(ErrCannotSplit, "R8.1", why("aces_only"), "only Aces may be split at this table (R8.1)")
 	}
 	return nil
@@ -154,22 +168,36 @@ func (g *Game) split(h *Hand) error {
 }
 
 // CanBurn reports whether cards may be burned under the rules (R8.8).
-func CanBurn(r Rules, cards []Card) bool { return burnCards(r, cards) == nil }
+func CanBurn(r Rules, cards []Card) bool { return burnWhy(r, cards) == "" }
+
+// burnWhy is why cards cannot be burned, or "" (see splitWhy).
+func burnWhy(r Rules, cards []Card) string {
+	switch {
+	case r.Burn == 0:
+		return "off"
+	case len(cards) != 2:
+		return "two_cards"
+	case cards[0].Rank == Ace || cards[1].Rank == Ace:
+		return "ace"
+	}
+	if _, hard := Totals(cards); hard != r.Burn {
+		return "total"
+	}
+	return ""
+}
 
 func burnCards(r Rules, cards []Card) *Error {
-	want := r.Burn
-	if want == 0 {
+	switch burnWhy(r, cards) {
+	case "off":
 		return newErr(ErrCannotBurn, "R8.8", why("off"), "burning is off at this table (R8.8)")
-	}
-	if len(cards) != 2 {
+	case "two_cards":
 		return newErr(ErrCannotBurn, "R8.8", why("two_cards"), "only a hand of two cards can be burned (R8.8)")
-	}
-	if cards[0].Rank == Ace || cards[1].Rank == Ace {
+	case "ace":
 		return newErr(ErrCannotBurn, "R8.8", why("ace"), "a hand holding an Ace cannot be burned (R8.8)")
-	}
-	if _, hard := Totals(cards); hard != want {
-		return newErr(ErrCannotBurn, "R8.8", map[string]any{"why": "total", "need": want, "have": hard},
-			"burning needs a total of exactly %d; this hand has %d (R8.8)", want, hard)
+	case "total":
+		_, hard := Totals(cards)
+		return newErr(ErrCannotBurn, "R8.8", map[string]any{"why": "total", "need": r.Burn, "have": hard},
+			"burning needs a total of exactly %d; this hand has %d (R8.8)", r.Burn, hard)
 	}
 	return nil
 }
@@ -234,13 +262,20 @@ func (g *Game) buy(h *Hand, amount int64) error {
 // CanBuy reports whether a hand of cards that has or has not twisted may buy its next
 // card (R4.4, R8.5), leaving aside the price and chips; a hand that takes no more cards
 // (R4.7) is the caller's to know.
-func CanBuy(r Rules, cards []Card, twisted bool) bool { return buyCards(r, cards, twisted) == nil }
+func CanBuy(r Rules, cards []Card, twisted bool) bool { return !twisted && !fourLowTwistOnly(r, cards) }
+
+// fourLowTwistOnly reports whether R8.5 keeps four low cards from buying the fifth.
+func fourLowTwistOnly(r Rules, cards []Card) bool {
+	_, hard := Totals(cards)
+	return r.FourLowTwistOnly && len(cards) == 4 && hard <= 11
+}
 
 func buyCards(r Rules, cards []Card, twisted bool) *Error {
 	if twisted {
 		return newErr(ErrNoBuyAfterTwist, "R4.4", nil, "a hand that has twisted may never buy again (R4.4)")
 	}
-	if _, hard := Totals(cards); r.FourLowTwistOnly && len(cards) == 4 && hard <= 11 {
+	if fourLowTwistOnly(r, cards) {
+		_, hard := Totals(cards)
 		return newErr(ErrFourLowTwistOnly, "R8.5", map[string]any{"total": hard},
 			"four cards totalling %d or less may only twist the fifth card, not buy it (R8.5)", hard)
 	}
