@@ -103,18 +103,35 @@ func (a *acc) add(b *acc) {
 
 const block = 4096 // rounds per unit of work; block b's packs come from PCG(seed, b·4+decks)
 
+// Run simulates cfg's rules alone: the bank's edge and its expected value per round at
+// this table (BankPerRound), e.g. for a fair-price hint on a bank offer (R6.3).
+func Run(cfg Config) (Result, error) {
+	if err := check(cfg); err != nil {
+		return Result{}, err
+	}
+	accs := run([]game.Rules{cfg.Rules}, cfg)
+	return result(cfg.Rules, &accs[0]), nil
+}
+
+func check(cfg Config) error {
+	if err := cfg.Rules.Validate(); err != nil {
+		return err
+	}
+	if cfg.Seats < 2 || cfg.Seats > 8 {
+		return fmt.Errorf("seats must be from 2 to 8 (the banker and 1 to 7 players), not %d", cfg.Seats)
+	}
+	if cfg.Rounds < 1 {
+		return fmt.Errorf("rounds must be at least 1, not %d", cfg.Rounds)
+	}
+	return nil
+}
+
 // Simulate runs cfg's rules, the defaults and every Variation of the defaults over the
 // same packs, and reports each rule's effect against the defaults with a paired 95 %
 // interval. Everything is deterministic in cfg.Seed.
 func Simulate(cfg Config) (Report, error) {
-	if err := cfg.Rules.Validate(); err != nil {
+	if err := check(cfg); err != nil {
 		return Report{}, err
-	}
-	if cfg.Seats < 2 || cfg.Seats > 8 {
-		return Report{}, fmt.Errorf("seats must be from 2 to 8 (the banker and 1 to 7 players), not %d", cfg.Seats)
-	}
-	if cfg.Rounds < 1 {
-		return Report{}, fmt.Errorf("rounds must be at least 1, not %d", cfg.Rounds)
 	}
 	sets := []game.Rules{cfg.Rules, game.DefaultRules()}
 	vars := Variations()
@@ -181,6 +198,7 @@ func playBlock(tables []*Table, sets []game.Rules, cfg Config, b int, sum []acc)
 	n := min(block, cfg.Rounds-b*block)
 	var rngs [3]*rand.Rand
 	var packs [3][]game.Card
+	ref := min(1, len(sets)-1) // the defaults, when Simulate runs them beside others
 	xs := make([]float64, len(sets))
 	ss := make([]float64, len(sets))
 	for round := 0; round < n; round++ {
@@ -202,9 +220,10 @@ func playBlock(tables []*Table, sets []game.Rules, cfg Config, b int, sum []acc)
 		for i := range sets {
 			a := &sum[i]
 			x, s := xs[i], ss[i]
+			x0, s0 := xs[ref], ss[ref]
 			a.n++
 			a.x, a.s, a.xx, a.xs, a.ss = a.x+x, a.s+s, a.xx+x*x, a.xs+x*s, a.ss+s*s
-			a.xx0, a.xs0, a.sx0, a.ss0 = a.xx0+x*xs[1], a.xs0+x*ss[1], a.sx0+s*xs[1], a.ss0+s*ss[1]
+			a.xx0, a.xs0, a.sx0, a.ss0 = a.xx0+x*x0, a.xs0+x*s0, a.sx0+s*x0, a.ss0+s*s0
 			a.bankNet += int64(x)
 			a.staked += int64(s)
 		}

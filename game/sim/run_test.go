@@ -48,4 +48,10 @@ func TestSimulate(t *testing.T) {
 
 	_, err = sim.Simulate(sim.Config{Rules: game.DefaultRules(), Seats: 9, Rounds: 10})
 	assert.Error(t, err, "at most eight seats")
+
+	// Run alone gives the same figures for the same seed: the packs do not depend on the
+	// other rule sets simulated beside it.
+	alone, err := sim.Run(sim.Config{Rules: game.DefaultRules(), Seats: 5, Rounds: 20000, Seed: 3, Workers: 2})
+	require.NoError(t, err)
+	assert.Equal(t, r, alone)
 }
