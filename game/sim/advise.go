@@ -81,7 +81,7 @@ func Advise(g *game.Game, player string) (Advice, bool) {
 			return Advice{}, false
 		}
 		best, _ := game.Totals(game.Cards(g.Round.BankerHand))
-		beaten, open := 0, 0
+		ahead, open := 0, 0
 		for _, h := range g.Round.Hands {
 			if !h.Active() || h.Settled {
 				continue
@@ -95,11 +95,11 @@ func Advise(g *game.Game, player string) (Advice, bool) {
 					down++
 				}
 			}
-			if beatsLeast(best, least(r, upHard, down), len(h.Cards)) {
-				beaten++
+			if showsMore(best, least(r, upHard, down), len(h.Cards)) {
+				ahead++
 			}
 		}
-		draw, why := bankerDraws(game.Cards(g.Round.BankerHand), beaten, open)
+		draw, why := bankerDraws(game.Cards(g.Round.BankerHand), ahead, open)
 		if draw {
 			return Advice{Verb: game.VerbDraw, Why: why}, true
 		}

@@ -201,18 +201,19 @@ func playBlock(tables []*Table, sets []game.Rules, cfg Config, b int, sum []acc)
 	ref := min(1, len(sets)-1) // the defaults, when Simulate runs them beside others
 	xs := make([]float64, len(sets))
 	ss := make([]float64, len(sets))
-	for round := 0; round < n; round++ {
-		for d := 1; d <= 2; d++ {
-			packs[d] = nil
+	for _, r := range sets {
+		if d := r.DecksFor(cfg.Seats); packs[d] == nil {
+			rngs[d] = rand.New(rand.NewPCG(cfg.Seed, uint64(b)*4+uint64(d)))
+			packs[d] = game.NewPack(d)
 		}
+	}
+	for round := 0; round < n; round++ {
+		var shuffled [3]bool
 		for i, r := range sets {
 			d := r.DecksFor(cfg.Seats)
-			if packs[d] == nil {
-				if rngs[d] == nil {
-					rngs[d] = rand.New(rand.NewPCG(cfg.Seed, uint64(b)*4+uint64(d)))
-				}
-				packs[d] = game.NewPack(d)
-				game.Shuffle(packs[d], rngs[d])
+			if !shuffled[d] { // reshuffling the last order is as random as a fresh pack
+				Shuffle(packs[d], rngs[d])
+				shuffled[d] = true
 			}
 			res := tables[i].Play(packs[d])
 			xs[i], ss[i] = float64(res.BankerNet), float64(res.Staked)

@@ -17,21 +17,21 @@ const (
 	WhySplitAces                      // split Aces: each is a start at a pontoon
 	WhySplitEights                    // split 8s: 16 is the worst total, 8 a fair start
 	WhyFiveCardTrick                  // four cards at 11 or less cannot bust: draw for the five card trick
-	WhyStrongDraw                     // two cards at 9 to 11: buy the third card at twice the stake
-	WhySoftDraw                       // a soft total under 18 cannot bust with one card: draw
+	WhyStrongDraw                     // two cards at 10 or 11: buy the third card at twice the stake
+	WhySoftDraw                       // a soft total of 18 or less cannot bust with one card: draw
 	WhyStick                          // 15 or more (or the table's stick minimum): stick
 	WhyDraw                           // under the stick minimum: twist
-	WhyBankerDouble                   // the banker's first card is an Ace or worth ten: double
+	WhyBankerDouble                   // the banker's first card is an Ace, a 9 or worth ten: double
 	WhyBankerNoDouble                 // the banker's first card is weak: do not double
 	WhyBankerFiveCardTrick            // the banker's four cards at 11 or less: draw for the five card trick
 	WhyBankerStays17                  // the banker stays on 17 or more
-	WhyBankerBeatsMost                // the banker already beats most of the hands as far as it can see them
-	WhyBankerDraws                    // the banker beats too few hands: draw
+	WhyBankerBeaten                   // most open hands visibly hold more than the banker: draw
+	WhyBankerDraws                    // the banker draws under 17
 )
 
 var whyCodes = [...]string{"none", "flat_stake", "shoot_ace", "no_shoot", "shoot_safe_card", "burn", "split_aces", "split_eights",
 	"five_card_trick", "strong_draw", "soft_draw", "stick", "draw", "banker_double", "banker_no_double",
-	"banker_five_card_trick", "banker_stays_17", "banker_beats_most", "banker_draws"}
+	"banker_five_card_trick", "banker_stays_17", "banker_beaten", "banker_draws"}
 
 var whyTexts = [...]string{
 	"there is nothing to decide now",
@@ -43,16 +43,16 @@ var whyTexts = [...]string{
 	"split Aces: each is a start at a pontoon",
 	"split 8s: 16 is the worst total, and 8 is a fair start",
 	"four cards at 11 or less cannot bust on the fifth: go for the five card trick",
-	"9 to 11 in two cards: buy the third card at twice the stake",
-	"a soft total under 18 cannot bust on one card: draw",
+	"10 or 11 in two cards: buy the third card at twice the stake",
+	"a soft total of 18 or less cannot bust on one card: draw",
 	"stick on the stick minimum or more",
 	"under the stick minimum: twist",
-	"an Ace or a ten-point card first: double",
+	"an Ace, a 9 or a ten-point card first: double",
 	"a weak first card: do not double",
 	"four cards at 11 or less cannot bust: draw for the five card trick",
 	"stay on 17 or more",
-	"the bank already beats most of the hands it can see",
-	"the bank beats too few hands: draw",
+	"most hands show more than the bank holds: draw",
+	"under 17: draw",
 }
 
 // String is the reason's stable code.
@@ -123,18 +123,20 @@ func play(r game.Rules, cards []game.Card, twisted bool, initial, lastBuy int64,
 			return game.VerbBuy, hi, WhyFiveCardTrick
 		}
 		return game.VerbTwist, 0, WhyFiveCardTrick
-	case best != hard && best < 18:
+	case best != hard && best <= 18:
 		return game.VerbTwist, 0, WhySoftDraw
 	case best >= max(15, r.StickMin):
 		return game.VerbStick, 0, WhyStick
-	case n == 2 && hard >= 9 && hard <= 11 && canBuy:
+	case n == 2 && hard >= 10 && hard <= 11 && canBuy:
 		return game.VerbBuy, hi, WhyStrongDraw
 	}
 	return game.VerbTwist, 0, WhyDraw
 }
 
 // bankerDoubles is the banker's R8.3 decision on the first card.
-func bankerDoubles(first game.Card) bool { return first.Rank == game.Ace || first.IsTenCard() }
+func bankerDoubles(first game.Card) bool {
+	return first.Rank == game.Ace || first.Rank == 9 || first.IsTenCard()
+}
 
 // least is the least total the banker can be sure an open hand holds (R5.1: it sees the
 // face-up cards and how many are face down): what the face-up cards show with Aces as
@@ -142,21 +144,22 @@ func bankerDoubles(first game.Card) bool { return first.Rank == game.Ace || firs
 // open hand stuck (R4.5) or stopped at 21 (R4.7).
 func least(r game.Rules, faceUpHard, faceDown int) int { return max(r.StickMin, faceUpHard+faceDown) }
 
-// bankerDraws is the banker's decision: cards are the banker's, beaten the open hands
-// whose least total it beats (five card tricks never count), open how many are open.
-func bankerDraws(cards []game.Card, beaten, open int) (bool, Why) {
+// bankerDraws is the banker's decision: cards are the banker's, ahead how many open
+// hands visibly hold more (see showsMore), open how many are open.
+func bankerDraws(cards []game.Card, ahead, open int) (bool, Why) {
 	best, hard := game.Totals(cards)
 	switch {
 	case len(cards) == 4 && hard <= 11:
 		return true, WhyBankerFiveCardTrick
-	case best >= 17:
-		return false, WhyBankerStays17
-	case 2*beaten > open:
-		return false, WhyBankerBeatsMost
+	case best < 17:
+		return true, WhyBankerDraws
+	case 2*ahead > open:
+		return true, WhyBankerBeaten
 	}
-	return true, WhyBankerDraws
+	return false, WhyBankerStays17
 }
 
-// beatsLeast reports whether a banker's best total beats an open hand of n cards whose
-// least total is lo (a five card trick is beaten by nothing the banker can stay on).
-func beatsLeast(bankerBest, lo, n int) bool { return n < 5 && bankerBest > lo }
+// showsMore reports whether an open hand of n cards whose least total is lo visibly
+// beats a banker who stays on bankerBest: a five card trick beats any banker's hand of
+// four cards or fewer (R5.4), and a least total above the banker's beats it (R2.4).
+func showsMore(bankerBest, lo, n int) bool { return n == 5 || lo > bankerBest }

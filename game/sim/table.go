@@ -184,7 +184,7 @@ func (t *Table) Play(pack []game.Card) Round {
 			break
 		}
 		best, _ := game.Totals(t.banker[:t.bn])
-		beaten := 0
+		ahead := 0
 		for i := range t.hands {
 			h := &t.hands[i]
 			if h.isSettle {
@@ -198,11 +198,11 @@ func (t *Table) Play(pack []game.Card) Round {
 					down++
 				}
 			}
-			if beatsLeast(best, least(r, upHard, down), h.n) {
-				beaten++
+			if showsMore(best, least(r, upHard, down), h.n) {
+				ahead++
 			}
 		}
-		if draw, _ := bankerDraws(t.banker[:t.bn], beaten, open); !draw {
+		if draw, _ := bankerDraws(t.banker[:t.bn], ahead, open); !draw {
 			break
 		}
 		t.banker[t.bn] = t.draw()
