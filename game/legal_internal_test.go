@@ -19,7 +19,7 @@ func TestDryRunAgreesWithApply(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 4))
 	verbs := []Verb{VerbStake, VerbShoot, VerbDouble, VerbNoDouble, VerbSplit, VerbBurn, VerbBuy, VerbTwist, VerbStick, VerbDraw, VerbStay, VerbKitty}
 	checked := 0
-	for game := 0; game < 60; game++ {
+	for game := 0; game < 30; game++ {
 		r := DefaultRules()
 		if rng.IntN(2) == 0 {
 			r.Variant = Shoot
