@@ -6,6 +6,8 @@ import "github.com/pontoon-bot/pontoon/game"
 // player's panel shows, and the decisions the simulation makes. It reads only what
 // that player may see (their own cards, face-up cards, the banker's first card once the
 // stakes are in) and returns a move Legal allows now, its amount inside Legal's range.
+// Where the strategy's move is refused (chips or the bank's cover for a buy or split,
+// R7.1, R7.2; a stick after the player's own three-card shoot bet, R9.4) it twists.
 // It returns false when the player has nothing to decide, or only between-round
 // business (kitty, sale), which the strategy leaves to people.
 func Advise(g *game.Game, player string) (Advice, bool) {
@@ -75,6 +77,10 @@ func Advise(g *game.Game, player string) (Advice, bool) {
 		}
 		if _, ok := move(verb); ok {
 			return Advice{Verb: verb, Amount: amount, Why: why}, true
+		}
+		if _, ok := move(game.VerbTwist); ok && verb == game.VerbStick {
+			// The player shot with three cards and must now take the card (R9.4).
+			return Advice{Verb: game.VerbTwist, Why: WhyShootTakesCard}, true
 		}
 	case game.PhaseBanker:
 		if _, ok := move(game.VerbDraw); !ok {

@@ -27,11 +27,12 @@ const (
 	WhyBankerStays17                  // the banker stays on 17 or more
 	WhyBankerBeaten                   // most open hands visibly hold more than the banker: draw
 	WhyBankerDraws                    // the banker draws under 17
+	WhyShootTakesCard                 // a three-card shoot bet is placed: the hand must take the fourth card (R9.4)
 )
 
 var whyCodes = [...]string{"none", "flat_stake", "shoot_ace", "no_shoot", "shoot_safe_card", "burn", "split_aces", "split_eights",
 	"five_card_trick", "strong_draw", "soft_draw", "stick", "draw", "banker_double", "banker_no_double",
-	"banker_five_card_trick", "banker_stays_17", "banker_beaten", "banker_draws"}
+	"banker_five_card_trick", "banker_stays_17", "banker_beaten", "banker_draws", "shoot_takes_card"}
 
 var whyTexts = [...]string{
 	"there is nothing to decide now",
@@ -53,6 +54,7 @@ var whyTexts = [...]string{
 	"stay on 17 or more",
 	"most hands show more than the bank holds: draw",
 	"under 17: draw",
+	"the shoot bet goes with the fourth card: twist to take it",
 }
 
 // String is the reason's stable code.

@@ -64,6 +64,8 @@ func TestAdviseFollowsTheDocumentedStrategy(t *testing.T) {
 		{"R9.2 no shoot bet without an Ace", shoot, "9H 7S 5C 5D 8D 2C", "ann", staked, sim.Advice{Verb: game.VerbShoot, Amount: 0, Why: sim.WhyNoShoot}},
 		{"R9.4 shoot with three cards that cannot bust, before the fourth", shoot, "2H 7S 5C 3D 8D 2C 4C 3H", "ann",
 			append(staked, "ann shoot 0", "bob shoot 0", "ann twist"), sim.Advice{Verb: game.VerbShoot, Amount: 10, Why: sim.WhyShootSafeCard}},
+		{"R9.4 after a three-card shoot bet on 16 the hand takes the card", shoot, "TH 7S 5C 2D 8D 2C 4C 3H", "ann",
+			append(staked, "ann shoot 0", "bob shoot 0", "ann buy 10", "ann shoot 5"), sim.Advice{Verb: game.VerbTwist, Why: sim.WhyShootTakesCard}},
 		{"R8.3 the banker doubles on a ten", with(func(r *game.Rules) { r.BankerMayDouble = true }), "9H 7S KC 5D 8D 2C", "bank", staked, sim.Advice{Verb: game.VerbDouble, Why: sim.WhyBankerDouble}},
 		{"R8.3 the banker doubles on a 9", with(func(r *game.Rules) { r.BankerMayDouble = true }), "9H 7S 9C 5D 8D 2C", "bank", staked, sim.Advice{Verb: game.VerbDouble, Why: sim.WhyBankerDouble}},
 		{"R8.3 the banker does not double on a 5", with(func(r *game.Rules) { r.BankerMayDouble = true }), "9H 7S 5C 5D 8D 2C", "bank", staked, sim.Advice{Verb: game.VerbNoDouble, Why: sim.WhyBankerNoDouble}},
@@ -95,7 +97,7 @@ func TestAdviseFollowsTheDocumentedStrategy(t *testing.T) {
 // TestWhyCodesAreDistinct: the bot keys its catalog on Why's codes.
 func TestWhyCodesAreDistinct(t *testing.T) {
 	seen := map[string]bool{}
-	for w := sim.WhyNone; w <= sim.WhyBankerDraws; w++ {
+	for w := sim.WhyNone; w <= sim.WhyShootTakesCard; w++ {
 		code := w.String()
 		assert.False(t, seen[code], "code %s twice", code)
 		seen[code] = true
