@@ -51,6 +51,7 @@ const (
 	ReasonRelease     Reason = "release"      // held chips come back (R7.1, R7.2)
 	ReasonShootWin    Reason = "shoot win"    // the kitty pays a shoot bet (R9.7)
 	ReasonShootLoss   Reason = "shoot loss"   // a shoot bet goes to the kitty (R9.6, R9.7)
+	ReasonShootReturn Reason = "shoot return" // a three-card shoot bet whose card never came goes back (R9.4, R7.4)
 	ReasonKitty       Reason = "kitty"        // the banker puts up or tops up the kitty (R9.1, R9.8)
 	ReasonKittyReturn Reason = "kitty return" // the kitty goes back to the old banker (R9.9)
 	ReasonSale        Reason = "bank sale"    // the buyer pays the seller for the bank (R6.3)

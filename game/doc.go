@@ -20,6 +20,11 @@
 //	h, _ := game.ParseHistory(data)
 //	g, report, err := game.Replay(h) // err is a *ReplayError naming round and action
 //
+// Seeded shuffles (HISTORY.md, pontoon-shuffle/1): ShuffleCommitment is what the bot
+// shows before the deal, DealPack derives the pack from the server seed, the Deal
+// interaction's id and members' seeds, and Replay checks a round's SeededShuffle. The
+// seed is always passed in; the engine draws no randomness of its own.
+//
 // Chips: a stake, buy or split moves the amount and an equal reserve into the player's
 // escrow (R7.1) and the bank's worst-case payout into the banker's escrow (R7.2); shoot
 // bets go to escrow and are covered by the kitty (R9.2). Settlement moves everything
@@ -37,6 +42,10 @@
 //   - Split hands are numbered in the order they are made; hand 1 gets its new card
 //     first. A split hand (2 and later) may shoot once on being reached (R9.5), any hand
 //     once with three cards (R9.4), and `shoot 0` is a pass.
+//   - A three-card shoot bet goes with asking for the fourth card (R9.4): until the card
+//     comes the hand may only buy or twist (a stick is ErrShootMustDraw), and a timeout
+//     in between hands the bet back (ReasonShootReturn) before R7.4 sticks or folds the
+//     hand. A pass binds nothing.
 //   - Timeouts (R7.4): a shoot decision times out as no bet, the double as no double.
 //   - Used cards go under the pack at the end of the round in play order (each
 //     player's hands, then the banker's); bust and burned cards went under at once.

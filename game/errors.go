@@ -54,6 +54,7 @@ var (
 	ErrFourLowTwistOnly   = &Error{Code: "four_low_twist_only", Msg: "this hand may only twist its fifth card"}
 	ErrHandFinished       = &Error{Code: "hand_finished", Msg: "this hand takes no more cards"}
 	ErrBelowStickMinimum  = &Error{Code: "below_stick_minimum", Msg: "the total is under the stick minimum"}
+	ErrShootMustDraw      = &Error{Code: "shoot_must_draw", Msg: "after a three-card shoot bet the hand must buy or twist"}
 	ErrNoDoubling         = &Error{Code: "no_doubling", Msg: "the banker may not double at this table"}
 	ErrKittyOutOfRange    = &Error{Code: "kitty_out_of_range", Msg: "that kitty is outside the table's limits"}
 	ErrKittyRequired      = &Error{Code: "kitty_required", Msg: "the banker must put up a kitty first"}

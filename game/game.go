@@ -54,6 +54,7 @@ type Hand struct {
 	Settled bool  // its chips have been paid out
 	Net     int64 // what it won (+) or lost (-), stake and shoot together
 	shot3   bool  // used the shoot bet before the fourth card (R9.4)
+	bet3    int64 // a three-card shoot bet still waiting for its fourth card: the hand must buy or twist (R9.4)
 	shotArr bool  // used the shoot bet on reaching a split hand (R9.5)
 	under   bool  // its cards already went under the pack (R4.6)
 }
@@ -117,6 +118,7 @@ type Game struct {
 
 	out     []Transfer
 	pending *Error // a card the engine needed by itself was missing (pack exhausted)
+	dry     bool   // only check: every handler returns before its first change (see allows)
 }
 
 // NewGame seats players (clockwise) with their free balances; banker holds the bank and,
@@ -375,6 +377,9 @@ func (g *Game) kitty(a Action) error {
 	if g.Balances[a.Player] < a.Amount {
 		return g.insufficient(a.Player, a.Amount, "R9.8")
 	}
+	if g.dry {
+		return nil
+	}
 	g.move(Wallet(a.Player), KittyAccount, a.Amount, ReasonKitty, "R9.8")
 	return nil
 }
@@ -397,6 +402,9 @@ func (g *Game) sell(a Action) error {
 	if g.Balances[a.Target] < a.Amount {
 		return newErr(ErrInsufficientChips, "R6.3", map[string]any{"why": "sale", "player": a.Target, "need": a.Amount, "have": g.Balances[a.Target]},
 			"%s has %d free chips and cannot pay %d for the bank (R6.3)", a.Target, g.Balances[a.Target], a.Amount)
+	}
+	if g.dry {
+		return nil
 	}
 	g.move(Wallet(a.Target), Wallet(a.Player), a.Amount, ReasonSale, "R6.3")
 	g.move(KittyAccount, Wallet(a.Player), g.Kitty, ReasonKittyReturn, "R9.9")
@@ -439,33 +447,78 @@ func (g *Game) stake(a Action) error {
 		return newErr(ErrStakeOutOfRange, "R3.3", map[string]any{"min": r.MinStake, "max": r.MaxStake, "amount": a.Amount},
 			"the stake must be from %d to %d; %d is not (R3.3)", r.MinStake, r.MaxStake, a.Amount)
 	}
-	if err := g.bet(h, a.Amount, ReasonStake, "R3.3"); err != nil {
+	if err := g.canBet(h.Player, a.Amount); err != nil {
 		return err
 	}
+	if g.dry {
+		return g.needCards(g.cardsAfterStake(h))
+	}
+	g.bet(h, a.Amount, ReasonStake, "R3.3")
 	h.Initial = a.Amount
 	g.afterStake()
 	return nil
 }
 
-// bet takes a stake, buy or split amount into escrow with an equal reserve (R7.1) and
-// holds the bank's cover for the worst case (R7.2).
-func (g *Game) bet(h *Hand, amount int64, reason Reason, rule string) error {
-	if g.Balances[h.Player] < 2*amount {
-		return newErr(ErrInsufficientChips, "R7.1", map[string]any{"why": "bet", "player": h.Player, "need": 2 * amount, "have": g.Balances[h.Player], "amount": amount},
-			"%s needs %d free chips for that (%d and an equal reserve, R7.1) and has %d", h.Player, 2*amount, amount, g.Balances[h.Player])
+// canBet checks that player can hold a stake, buy or split amount with its reserve
+// (R7.1) and that the bank can cover it (R7.2).
+func (g *Game) canBet(player string, amount int64) error {
+	if g.Balances[player] < 2*amount {
+		return newErr(ErrInsufficientChips, "R7.1", map[string]any{"why": "bet", "player": player, "need": 2 * amount, "have": g.Balances[player], "amount": amount},
+			"%s needs %d free chips for that (%d and an equal reserve, R7.1) and has %d", player, 2*amount, amount, g.Balances[player])
 	}
 	mult := g.Rules.maxPayoutMultiple()
 	if cover := amount * mult; g.Balances[g.Banker] < cover {
 		return newErr(ErrBankCannotCover, "R7.2", map[string]any{"banker": g.Banker, "need": cover, "have": g.Balances[g.Banker], "amount": amount},
 			"the bank cannot cover %d: %s would need %d free chips (%d times the bet, R7.2) and has %d", amount, g.Banker, cover, mult, g.Balances[g.Banker])
 	}
+	return nil
+}
+
+// bet takes a stake, buy or split amount that canBet allowed into escrow with an equal
+// reserve (R7.1) and holds the bank's cover for the worst case (R7.2).
+func (g *Game) bet(h *Hand, amount int64, reason Reason, rule string) {
+	mult := g.Rules.maxPayoutMultiple()
 	g.move(Wallet(h.Player), Escrow(h.Player), amount, reason, rule)
 	g.move(Wallet(h.Player), Escrow(h.Player), amount, ReasonReserve, "R7.1")
 	g.move(Wallet(g.Banker), Escrow(g.Banker), amount*mult, ReasonCover, "R7.2")
 	h.Stake += amount
 	h.Reserve += amount
 	h.Cover += amount * mult
+}
+
+// needCards refuses, in a dry run, a step that would deal more cards than the pack
+// holds: Apply would find the pack exhausted.
+func (g *Game) needCards(n int) error {
+	if len(g.Round.Pack) < n {
+		return newErr(ErrPackExhausted, "", nil, "pack exhausted")
+	}
 	return nil
+}
+
+// secondCards is how many cards dealSecond deals: one to each hand in the round and one
+// to the banker (R3.4).
+func (g *Game) secondCards() int {
+	n := 1
+	for _, h := range g.Round.Hands {
+		if h.Active() {
+			n++
+		}
+	}
+	return n
+}
+
+// cardsAfterStake is how many cards h's stake would deal: the second cards when it is
+// the last stake and neither shoot bets nor a double come between (R3.4, R9.2, R8.3).
+func (g *Game) cardsAfterStake(h *Hand) int {
+	for _, o := range g.Round.Hands {
+		if o != h && o.Stake == 0 && !o.SatOut {
+			return 0
+		}
+	}
+	if g.Rules.Variant == Shoot || g.Rules.BankerMayDouble {
+		return 0
+	}
+	return g.secondCards() + 1 // h is not active until it has staked
 }
 
 // afterStake ends the staking phase once every player has staked or sat out.

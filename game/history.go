@@ -31,11 +31,15 @@ type HistoryTable struct {
 // HistoryRound is one round's pack (top first) and actions. Commitment and Salt are
 // optional (Decision: the bot adds them so that replay can check a round against the
 // commitment published before the deal; see Commitment).
+//
+// SeededShuffle, when present, says how a freshly shuffled pack was derived
+// (pontoon-shuffle/1, HISTORY.md "Seeded shuffles"); Replay checks it.
 type HistoryRound struct {
-	Pack       []string `json:"pack"`
-	Actions    []string `json:"actions"`
-	Commitment string   `json:"commitment,omitempty"`
-	Salt       string   `json:"salt,omitempty"`
+	Pack          []string       `json:"pack"`
+	Actions       []string       `json:"actions"`
+	Commitment    string         `json:"commitment,omitempty"`
+	Salt          string         `json:"salt,omitempty"`
+	SeededShuffle *SeededShuffle `json:"seeded_shuffle,omitempty"`
 }
 
 // ParseHistory reads a history strictly: unknown keys, a wrong format tag, bad rules and
@@ -105,7 +109,25 @@ type RoundReport struct {
 	NextBanker string       `json:"next_banker"`
 	Shuffle    bool         `json:"shuffle"`
 	Complete   *bool        `json:"complete,omitempty"` // present, false, only for a round the history stops inside
+
+	// NotDealt marks a stopped Shoot round that waits for its kitty (R9.1): the
+	// readable output says so. It is not part of HISTORY.md's JSON.
+	NotDealt bool `json:"-"`
+	// Seeded is what replay could check of the round's seeded shuffle, for the readable
+	// output (HISTORY.md asks it to say when the seed is not yet revealed).
+	Seeded SeedCheck `json:"-"`
 }
+
+// SeedCheck is what Replay checked of a round's "seeded_shuffle".
+type SeedCheck uint8
+
+// The outcomes of checking a seeded shuffle. A mismatch is not among them: it fails the
+// replay, naming the round.
+const (
+	SeedNone       SeedCheck = iota // the round has no seeded_shuffle
+	SeedUnrevealed                  // the server seed is still secret: only its form was checked
+	SeedVerified                    // the commitment matches the seed and the pack matches the derivation
+)
 
 // HandReport is a hand's cards and evaluation.
 type HandReport struct {
@@ -150,6 +172,17 @@ func Replay(h *History) (*Game, *Report, error) {
 		if err != nil {
 			return g, nil, &ReplayError{Round: rn, Err: fmt.Errorf("pack: %w", err)}
 		}
+		seeded := SeedNone
+		if ss := round.SeededShuffle; ss != nil {
+			revealed, err := ss.Verify(pack, h.Rules.DecksFor(len(g.Seats)))
+			if err != nil {
+				return g, nil, &ReplayError{Round: rn, Err: err}
+			}
+			seeded = SeedUnrevealed
+			if revealed {
+				seeded = SeedVerified
+			}
+		}
 		dealt := false
 		for ai, s := range round.Actions {
 			fail := func(err error) (*Game, *Report, error) {
@@ -173,11 +206,22 @@ func Replay(h *History) (*Game, *Report, error) {
 			}
 		}
 		if !dealt {
+			// A Shoot round whose banker has not yet put up the kitty (R9.1, R9.8, R9.9)
+			// is where the bot stops between a settled round and the next deal: the last
+			// round of a history may stop there, nothing dealt, nothing moved (HISTORY.md).
+			if rn == len(h.Rounds) && g.Rules.Variant == Shoot && g.Kitty == 0 {
+				rr := g.undealtReport()
+				rr.Seeded = seeded
+				rep.Rounds = append(rep.Rounds, rr)
+				break
+			}
 			if err := g.Deal(pack); err != nil {
 				return g, nil, &ReplayError{Round: rn, Err: err}
 			}
 		}
-		rep.Rounds = append(rep.Rounds, g.RoundReport())
+		rr := g.RoundReport()
+		rr.Seeded = seeded
+		rep.Rounds = append(rep.Rounds, rr)
 	}
 	rep.Balances = maps.Clone(g.Balances)
 	rep.Kitty = g.Kitty
@@ -209,6 +253,14 @@ func (g *Game) RoundReport() RoundReport {
 		rr.Complete = &f
 	}
 	return rr
+}
+
+// undealtReport is a round listed before its banker put up the kitty: stopped, with
+// no cards and no hands (HISTORY.md).
+func (g *Game) undealtReport() RoundReport {
+	f := false
+	return RoundReport{Banker: g.Banker, BankerHand: HandReport{Cards: []string{}, Kind: KindPoints.String()},
+		Hands: []HandResult{}, NextBanker: g.Banker, Complete: &f, NotDealt: true}
 }
 
 func cardStrings(hc []HandCard) []string { return CardStrings(Cards(hc)) }

@@ -146,3 +146,25 @@ func TestSharedExamples(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayStopsBeforeKitty: a recovered Shoot table whose last round waits for the
+// kitty (R9.8) is between rounds, and the banker's kitty then lets the round be dealt.
+func TestReplayStopsBeforeKitty(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "histories", "history-incomplete-shoot-round-before-kitty.json"))
+	require.NoError(t, err)
+	h, err := game.ParseHistory(data)
+	require.NoError(t, err)
+	g, rep, err := game.Replay(h)
+	require.NoError(t, err)
+	last := rep.Rounds[len(rep.Rounds)-1]
+	require.NotNil(t, last.Complete)
+	assert.False(t, *last.Complete)
+	assert.True(t, last.NotDealt)
+	assert.Equal(t, game.PhaseBetween, g.Phase)
+	assert.Equal(t, 1, g.Dealt, "only round 1 was dealt")
+	_, err = g.Apply(game.Action{Player: "alice", Verb: game.VerbKitty, Amount: 20})
+	require.NoError(t, err)
+	pack, err := game.ParseCards(h.Rounds[1].Pack)
+	require.NoError(t, err)
+	require.NoError(t, g.Deal(pack), "with the kitty up the round deals (R9.1)")
+}

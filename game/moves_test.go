@@ -94,6 +94,7 @@ func TestIllegalMoves(t *testing.T) {
 		{"R9.4 the third card allows no shoot bet", shoot, nil, pack14, append(staked, "ann shoot 0", "bob shoot 0"), "ann shoot 5", game.ErrNoShootNow},
 		{"R9.4 no shoot bet after the fourth card", shoot, nil, "2H 7S 5C 3D 8D 2C 4C 3H 2S 2D", append(staked, "ann shoot 0", "bob shoot 0", "ann twist", "ann twist"), "ann shoot 5", game.ErrNoShootNow},
 		{"R9.4 one shoot bet before the fourth card", shoot, nil, "2H 7S 5C 3D 8D 2C 4C 3H 2S 2D", append(staked, "ann shoot 0", "bob shoot 0", "ann twist", "ann shoot 5"), "ann shoot 5", game.ErrNoShootNow},
+		{"R9.4 a three-card shoot bet must buy or twist, not stick", shoot, nil, "TH 7S 5C 2D 8D 2C 4C 3H", append(staked, "ann shoot 0", "bob shoot 0", "ann buy 5", "ann shoot 5"), "ann stick", game.ErrShootMustDraw},
 		{"R8.3 no doubling unless the table allows it", def, nil, pack14, staked, "bank double", game.ErrNoDoubling},
 		{"R8.3 only the banker doubles", rulesWith(func(r *game.Rules) { r.BankerMayDouble = true }), nil, pack14, staked, "ann double", game.ErrBankerOnly},
 		{"R5.2 only the banker draws", def, nil, pack14, staked, "ann draw", game.ErrBankerOnly},
@@ -210,4 +211,81 @@ func TestR3_2WhoSeesTheFirstCard(t *testing.T) {
 	_, err = g.Apply(act(t, "bob stake 5"))
 	require.NoError(t, err)
 	assert.True(t, g.SeesOwnCards("bank"), "after the stakes")
+}
+
+// R9.4 (Decision): a three-card shoot bet goes with asking for the fourth card. Ann
+// holds TH 2D and buys 4C (16, three cards) in each case; bob holds 7S 8D; the bank 5C 2C.
+func TestR9_4ShootGoesWithTheFourthCard(t *testing.T) {
+	shoot := rulesWith(func(r *game.Rules) { r.Variant = game.Shoot })
+	const pack = "TH 7S 5C 2D 8D 2C 4C 3H 9S"
+	prelude := []string{"ann stake 5", "bob stake 5", "ann shoot 0", "bob shoot 0", "ann buy 5"}
+	verbs := func(ms []game.Move) []game.Verb {
+		var out []game.Verb
+		for _, m := range ms {
+			out = append(out, m.Verb)
+		}
+		return out
+	}
+	cases := []struct {
+		name      string
+		shot      string      // ann's three-card shoot decision
+		legal     []game.Verb // what ann may do next
+		stickCode *game.Error // what ann's stick gives (nil: allowed)
+	}{
+		{"R9.4 after a bet only buy and twist", "ann shoot 5", []game.Verb{game.VerbBuy, game.VerbTwist}, game.ErrShootMustDraw},
+		{"R9.4 a pass binds nothing", "ann shoot 0", []game.Verb{game.VerbBuy, game.VerbTwist, game.VerbStick}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := table(t, shoot, nil, pack, append(prelude, tc.shot)...)
+			assert.Equal(t, tc.legal, verbs(g.Legal("ann")))
+			_, err := g.Clone().Apply(act(t, "ann stick"))
+			if tc.stickCode == nil {
+				assert.NoError(t, err)
+				return
+			}
+			var ge *game.Error
+			require.ErrorAs(t, err, &ge)
+			assert.True(t, errors.Is(err, tc.stickCode))
+			assert.Equal(t, "R9.4", ge.Rule)
+			assert.Contains(t, ge.Msg, "buy or twist")
+		})
+	}
+
+	t.Run("R9.4 the fourth card frees the hand to stick", func(t *testing.T) {
+		g := table(t, shoot, nil, pack, append(prelude, "ann shoot 5", "ann twist")...) // 3H: 19
+		_, err := g.Apply(act(t, "ann stick"))
+		require.NoError(t, err)
+		assert.Equal(t, int64(5), g.Round.Hands[0].Shoot, "the bet rides on the hand")
+	})
+
+	timeouts := []struct {
+		name   string
+		pack   string
+		folded bool
+	}{
+		{"R9.4 R7.4 timeout hands the bet back, then sticks on 16", pack, false},
+		{"R9.4 R7.4 timeout hands the bet back, then folds on 14", "TH 7S 5C 2D 8D 2C 2H 3H 9S", true},
+	}
+	for _, tc := range timeouts {
+		t.Run(tc.name, func(t *testing.T) {
+			g := table(t, shoot, nil, tc.pack, append(prelude, "ann shoot 5")...)
+			freeBefore, kittyBefore := g.Balances["ann"], g.Kitty
+			out, err := g.Apply(act(t, "ann timeout"))
+			require.NoError(t, err)
+			require.NotEmpty(t, out)
+			assert.Equal(t, game.Transfer{From: game.Escrow("ann"), To: game.Wallet("ann"), Amount: 5, Reason: game.ReasonShootReturn, Rule: "R9.4"}, out[0],
+				"the bet goes back before R7.4 is applied")
+			h := g.Round.Hands[0]
+			assert.Equal(t, int64(0), h.Shoot, "no shoot bet is left on the hand")
+			assert.Equal(t, tc.folded, h.Folded, "R7.4: stick if allowed, else fold")
+			assert.True(t, h.Done)
+			assert.Equal(t, kittyBefore, g.Kitty, "the returned bet never reaches the kitty (R9.6)")
+			if tc.folded {
+				assert.Equal(t, freeBefore+5+10, g.Balances["ann"], "bet back and the reserve of 10 released; the stake of 10 lost")
+			} else {
+				assert.Equal(t, freeBefore+5, g.Balances["ann"], "bet back; the stake stays in play")
+			}
+		})
+	}
 }

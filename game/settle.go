@@ -40,6 +40,18 @@ func Multiple(r Rules, p, b Value, doubled bool) int64 {
 	}
 }
 
+// HandNet is what a hand with stake and shoot bet wins (+) or loses (-) in chips when it
+// is settled against the banker's value: its stake times Multiple, and its shoot bet even
+// money, won by a hand that beats the banker and lost otherwise, never doubled (R9.3,
+// R9.7). A bust (R4.6, R9.6) loses both. The engine's settlement moves exactly this.
+func HandNet(r Rules, p, b Value, doubled bool, stake, shoot int64) int64 {
+	m := Multiple(r, p, b, doubled)
+	if m > 0 {
+		return m*stake + shoot
+	}
+	return m*stake - shoot
+}
+
 // settle pays every hand still open against the banker's final value, returns escrow,
 // and finishes the round (R3.5, R5.3-R5.6, R9.3, R9.7).
 func (g *Game) settle(bv Value, bankerPlayed bool) {
@@ -56,13 +68,11 @@ func (g *Game) settle(bv Value, bankerPlayed bool) {
 			g.move(Escrow(banker), Wallet(p), win, ReasonWin, "R5.6")
 			g.move(Escrow(p), Wallet(p), h.Stake+h.Reserve, ReasonRelease, "R7.1")
 			g.move(Escrow(banker), Wallet(banker), h.Cover-win, ReasonRelease, "R7.2")
-			h.Net = win
 		} else {
 			loss := -m * h.Stake
 			g.move(Escrow(p), Wallet(banker), loss, ReasonLoss, "R5.4")
 			g.move(Escrow(p), Wallet(p), h.Stake+h.Reserve-loss, ReasonRelease, "R7.1")
 			g.move(Escrow(banker), Wallet(banker), h.Cover, ReasonRelease, "R7.2")
-			h.Net = -loss
 		}
 		// Shoot bets are paid even money from the kitty by a hand that beats the banker
 		// and go to the kitty otherwise, never doubled (R9.3, R9.7). Decision: a pontoon
@@ -71,12 +81,11 @@ func (g *Game) settle(bv Value, bankerPlayed bool) {
 			if m > 0 {
 				g.move(KittyAccount, Wallet(p), h.Shoot, ReasonShootWin, "R9.7")
 				g.move(Escrow(p), Wallet(p), h.Shoot, ReasonRelease, "R9.7")
-				h.Net += h.Shoot
 			} else {
 				g.move(Escrow(p), KittyAccount, h.Shoot, ReasonShootLoss, "R9.7")
-				h.Net -= h.Shoot
 			}
 		}
+		h.Net = HandNet(g.Rules, h.Value(g.Rules), bv, r.Doubled, h.Stake, h.Shoot) // the moves above, in one figure
 		h.Reserve, h.Cover = 0, 0
 		h.Settled = true
 	}

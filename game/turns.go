@@ -80,7 +80,7 @@ func (g *Game) play(a Action) error {
 	case VerbStick:
 		err = g.stick(h)
 	}
-	if err != nil {
+	if err != nil || g.dry {
 		return err
 	}
 	h.Acted = true
@@ -88,22 +88,48 @@ func (g *Game) play(a Action) error {
 	return nil
 }
 
-func (g *Game) split(h *Hand) error {
-	r := g.Rules
-	if r.Split == SplitNone {
+// CanSplit reports whether cards may be split under the rules (R4.2, R8.1), leaving
+// aside chips (R7.1, R7.2) and the four-hand limit.
+func CanSplit(r Rules, cards []Card) bool { return splitWhy(r, cards) == "" }
+
+// splitWhy is why cards cannot be split, or "" when they can: one check for the engine's
+// refusal and for CanSplit, which must not allocate (the simulator asks it every hand).
+func splitWhy(r Rules, cards []Card) string {
+	switch {
+	case r.Split == SplitNone:
+		return "off"
+	case len(cards) != 2:
+		return "two_cards"
+	case cards[0].Rank != cards[1].Rank:
+		return "not_pair"
+	case r.Split == SplitAces && cards[0].Rank != Ace:
+		return "aces_only"
+	}
+	return ""
+}
+
+func splitCards(r Rules, cards []Card) *Error {
+	switch splitWhy(r, cards) {
+	case "off":
 		return newErr(ErrCannotSplit, "R8.1", why("off"), "splitting is off at this table (R8.1)")
-	}
-	if len(h.Cards) != 2 {
+	case "two_cards":
 		return newErr(ErrCannotSplit, "R4.2", why("two_cards"), "only a hand of two cards can be split (R4.2)")
-	}
-	a, b := h.Cards[0].Card, h.Cards[1].Card
-	if a.Rank != b.Rank {
+	case "not_pair":
+		a, b := cards[0], cards[1]
 		return newErr(ErrCannotSplit, "R4.2", map[string]any{"why": "not_pair", "cards": FormatCards([]Card{a, b})},
 			"%s and %s are not of equal rank, so they cannot be split (R4.2)", a, b)
-	}
-	if r.Split == SplitAces && a.Rank != Ace {
+	case "aces_only":
 		return newErr(ErrCannotSplit, "R8.1", why("aces_only"), "only Aces may be split at this table (R8.1)")
 	}
+	return nil
+}
+
+func (g *Game) split(h *Hand) error {
+	r := g.Rules
+	if err := splitCards(r, Cards(h.Cards)); err != nil {
+		return err
+	}
+	a, b := h.Cards[0].Card, h.Cards[1].Card
 	n := 0
 	last := 0
 	for i, o := range g.Round.Hands {
@@ -115,10 +141,14 @@ func (g *Game) split(h *Hand) error {
 	if n >= 4 {
 		return newErr(ErrCannotSplit, "R4.2", why("four_hands"), "a player may hold at most four hands (R4.2)")
 	}
-	nh := &Hand{Player: h.Player, Number: n + 1, Initial: h.Initial}
-	if err := g.bet(nh, h.Initial, ReasonSplit, "R4.2"); err != nil {
+	if err := g.canBet(h.Player, h.Initial); err != nil {
 		return err
 	}
+	if g.dry {
+		return g.needCards(2)
+	}
+	nh := &Hand{Player: h.Player, Number: n + 1, Initial: h.Initial}
+	g.bet(nh, h.Initial, ReasonSplit, "R4.2")
 	// Split cards lie face up; the first stays with this hand, the second starts the new one (R4.2, R4.8).
 	nh.Cards = []HandCard{{Card: b, FaceUp: true}}
 	h.Cards = []HandCard{{Card: a, FaceUp: true}}
@@ -137,21 +167,48 @@ func (g *Game) split(h *Hand) error {
 	return nil
 }
 
-func (g *Game) burn(h *Hand) error {
-	want := g.Rules.Burn
-	if want == 0 {
+// CanBurn reports whether cards may be burned under the rules (R8.8).
+func CanBurn(r Rules, cards []Card) bool { return burnWhy(r, cards) == "" }
+
+// burnWhy is why cards cannot be burned, or "" (see splitWhy).
+func burnWhy(r Rules, cards []Card) string {
+	switch {
+	case r.Burn == 0:
+		return "off"
+	case len(cards) != 2:
+		return "two_cards"
+	case cards[0].Rank == Ace || cards[1].Rank == Ace:
+		return "ace"
+	}
+	if _, hard := Totals(cards); hard != r.Burn {
+		return "total"
+	}
+	return ""
+}
+
+func burnCards(r Rules, cards []Card) *Error {
+	switch burnWhy(r, cards) {
+	case "off":
 		return newErr(ErrCannotBurn, "R8.8", why("off"), "burning is off at this table (R8.8)")
-	}
-	if len(h.Cards) != 2 {
+	case "two_cards":
 		return newErr(ErrCannotBurn, "R8.8", why("two_cards"), "only a hand of two cards can be burned (R8.8)")
-	}
-	cards := Cards(h.Cards)
-	if cards[0].Rank == Ace || cards[1].Rank == Ace {
+	case "ace":
 		return newErr(ErrCannotBurn, "R8.8", why("ace"), "a hand holding an Ace cannot be burned (R8.8)")
+	case "total":
+		_, hard := Totals(cards)
+		return newErr(ErrCannotBurn, "R8.8", map[string]any{"why": "total", "need": r.Burn, "have": hard},
+			"burning needs a total of exactly %d; this hand has %d (R8.8)", r.Burn, hard)
 	}
-	if _, hard := Totals(cards); hard != want {
-		return newErr(ErrCannotBurn, "R8.8", map[string]any{"why": "total", "need": want, "have": hard},
-			"burning needs a total of exactly %d; this hand has %d (R8.8)", want, hard)
+	return nil
+}
+
+func (g *Game) burn(h *Hand) error {
+	cards := Cards(h.Cards)
+	if err := burnCards(g.Rules, cards); err != nil {
+		return err
+	}
+	if g.dry {
+		return nil // the two burned cards go under first, so two cards are always there
 	}
 	// The burned cards go face up to the bottom of the pack and two new cards come (R8.8).
 	g.Round.Pack = append(g.Round.Pack, cards...)
@@ -174,12 +231,8 @@ func (g *Game) buy(h *Hand, amount int64) error {
 	if err := g.canDraw(h, VerbBuy); err != nil {
 		return err
 	}
-	if h.Twisted {
-		return newErr(ErrNoBuyAfterTwist, "R4.4", nil, "a hand that has twisted may never buy again (R4.4)")
-	}
-	if _, hard := Totals(Cards(h.Cards)); g.Rules.FourLowTwistOnly && len(h.Cards) == 4 && hard <= 11 {
-		return newErr(ErrFourLowTwistOnly, "R8.5", map[string]any{"total": hard},
-			"four cards totalling %d or less may only twist the fifth card, not buy it (R8.5)", hard)
+	if err := buyCards(g.Rules, Cards(h.Cards), h.Twisted); err != nil {
+		return err
 	}
 	lo, hi := g.buyRange(h)
 	if amount < lo || amount > hi {
@@ -192,39 +245,81 @@ func (g *Game) buy(h *Hand, amount int64) error {
 		return newErr(ErrBuyOutOfRange, "R4.3", map[string]any{"min": lo, "max": hi, "amount": amount, "card": len(h.Cards) + 1},
 			"the %s card costs from %d to %d; %d is not (R4.3)", which, lo, hi, amount)
 	}
-	if err := g.bet(h, amount, ReasonBuy, "R4.3"); err != nil {
+	if err := g.canBet(h.Player, amount); err != nil {
 		return err
 	}
+	if g.dry {
+		return g.needCards(1)
+	}
+	g.bet(h, amount, ReasonBuy, "R4.3")
 	h.LastBuy = amount
+	h.bet3 = 0                  // the card the three-card shoot bet asked for (R9.4)
 	g.mustDraw(&h.Cards, false) // bought cards come face down (R4.3)
 	g.check(h)
 	return nil
 }
 
-// buyRange is what the next bought card may cost (R4.3): the third from the initial
-// stake to twice it, later cards from the initial stake to the price of the card before.
-func (g *Game) buyRange(h *Hand) (lo, hi int64) {
-	if len(h.Cards) <= 2 {
-		return h.Initial, 2 * h.Initial
-	}
-	return h.Initial, h.LastBuy
+// CanBuy reports whether a hand of cards that has or has not twisted may buy its next
+// card (R4.4, R8.5), leaving aside the price and chips; a hand that takes no more cards
+// (R4.7) is the caller's to know.
+func CanBuy(r Rules, cards []Card, twisted bool) bool { return !twisted && !fourLowTwistOnly(r, cards) }
+
+// fourLowTwistOnly reports whether R8.5 keeps four low cards from buying the fifth.
+func fourLowTwistOnly(r Rules, cards []Card) bool {
+	_, hard := Totals(cards)
+	return r.FourLowTwistOnly && len(cards) == 4 && hard <= 11
 }
+
+func buyCards(r Rules, cards []Card, twisted bool) *Error {
+	if twisted {
+		return newErr(ErrNoBuyAfterTwist, "R4.4", nil, "a hand that has twisted may never buy again (R4.4)")
+	}
+	if fourLowTwistOnly(r, cards) {
+		_, hard := Totals(cards)
+		return newErr(ErrFourLowTwistOnly, "R8.5", map[string]any{"total": hard},
+			"four cards totalling %d or less may only twist the fifth card, not buy it (R8.5)", hard)
+	}
+	return nil
+}
+
+// BuyRange is what the next bought card of a hand of n cards may cost (R4.3): the third
+// from the initial stake to twice it, later cards from the initial stake to the price of
+// the card before.
+func BuyRange(n int, initial, lastBuy int64) (lo, hi int64) {
+	if n <= 2 {
+		return initial, 2 * initial
+	}
+	return initial, lastBuy
+}
+
+func (g *Game) buyRange(h *Hand) (lo, hi int64) { return BuyRange(len(h.Cards), h.Initial, h.LastBuy) }
 
 func (g *Game) twist(h *Hand) error {
 	if err := g.canDraw(h, VerbTwist); err != nil {
 		return err
 	}
+	if g.dry {
+		return g.needCards(1)
+	}
 	h.Twisted = true
+	h.bet3 = 0                 // the card the three-card shoot bet asked for (R9.4)
 	g.mustDraw(&h.Cards, true) // twisted cards come face up (R4.4)
 	g.check(h)
 	return nil
 }
 
 func (g *Game) stick(h *Hand) error {
+	if h.bet3 > 0 {
+		return newErr(ErrShootMustDraw, "R9.4", map[string]any{"amount": h.bet3},
+			"your shoot bet of %d goes with asking for the fourth card, so now you must buy or twist, not stick (R9.4)", h.bet3)
+	}
 	total, _ := Totals(Cards(h.Cards))
 	if total < g.Rules.StickMin {
 		return newErr(ErrBelowStickMinimum, "R4.5", map[string]any{"total": total, "min": g.Rules.StickMin},
 			"total %d is under the stick minimum of %d (R4.5)", total, g.Rules.StickMin)
+	}
+	if g.dry {
+		return nil
 	}
 	h.Done = true
 	return nil
@@ -321,6 +416,9 @@ func (g *Game) shoot(a Action) error {
 		if err := g.placeShoot(h, a.Amount); err != nil {
 			return err
 		}
+		if g.dry {
+			return g.needCards(g.cardsAfterShoot())
+		}
 		g.nextShooter()
 		return nil
 	case PhasePlaying:
@@ -329,12 +427,14 @@ func (g *Game) shoot(a Action) error {
 		}
 		switch {
 		case len(h.Cards) == 3 && !h.shot3:
-			if err := g.placeShoot(h, a.Amount); err != nil {
+			if err := g.placeShoot(h, a.Amount); err != nil || g.dry {
 				return err
 			}
-			h.shot3 = true
+			// The bet goes with asking for the fourth card: until it comes the hand must
+			// buy or twist (R9.4). A pass (0) binds nothing.
+			h.shot3, h.bet3 = true, a.Amount
 		case h.Number > 1 && !h.Acted && !h.shotArr:
-			if err := g.placeShoot(h, a.Amount); err != nil {
+			if err := g.placeShoot(h, a.Amount); err != nil || g.dry {
 				return err
 			}
 			h.shotArr = true
@@ -345,6 +445,21 @@ func (g *Game) shoot(a Action) error {
 		return nil
 	}
 	return g.wrongPhase(a.Verb)
+}
+
+// cardsAfterShoot is how many cards the current shoot decision would deal: the second
+// cards when it is the last one and no double comes between (R9.2, R3.4, R8.3).
+func (g *Game) cardsAfterShoot() int {
+	r := g.Round
+	for i := r.Turn + 1; i < len(r.Hands); i++ {
+		if r.Hands[i].Active() {
+			return 0
+		}
+	}
+	if g.Rules.BankerMayDouble {
+		return 0
+	}
+	return g.secondCards()
 }
 
 // OpenShoot is the total of shoot bets not yet settled.
@@ -373,6 +488,9 @@ func (g *Game) placeShoot(h *Hand, amount int64) error {
 	if g.Balances[h.Player] < amount {
 		return g.insufficient(h.Player, amount, "R9.2")
 	}
+	if g.dry {
+		return nil
+	}
 	g.move(Wallet(h.Player), Escrow(h.Player), amount, ReasonShoot, "R9.2")
 	h.Shoot += amount
 	return nil
@@ -389,6 +507,9 @@ func (g *Game) double(a Action) error {
 	if g.Phase != PhaseDoubling {
 		return g.wrongPhase(a.Verb)
 	}
+	if g.dry {
+		return g.needCards(g.secondCards())
+	}
 	g.Round.Doubled = a.Verb == VerbDouble
 	g.dealSecond()
 	return nil
@@ -403,6 +524,12 @@ func (g *Game) bankerPlay(a Action) error {
 		return g.wrongPhase(a.Verb)
 	}
 	r := g.Round
+	if g.dry {
+		if a.Verb == VerbDraw {
+			return g.needCards(1)
+		}
+		return nil
+	}
 	if a.Verb == VerbStay {
 		g.settle(Evaluate(Cards(r.BankerHand), g.Rules, true), true)
 		return nil
@@ -445,6 +572,13 @@ func (g *Game) timeout(p string) error {
 		h := g.current()
 		if h.Player != p {
 			return none(fmt.Sprintf("it is %s's turn", h.Player))
+		}
+		// A three-card shoot bet whose card was never asked for goes back to the player,
+		// and then the hand times out like any other (R9.4, R7.4).
+		if h.bet3 > 0 {
+			g.move(Escrow(p), Wallet(p), h.bet3, ReasonShootReturn, "R9.4")
+			h.Shoot -= h.bet3
+			h.bet3 = 0
 		}
 		if total, _ := Totals(Cards(h.Cards)); total >= g.Rules.StickMin {
 			h.Done = true

@@ -3,6 +3,8 @@
 //
 //	pontoon [serve]            run the bot until SIGINT or SIGTERM (the default)
 //	pontoon replay FILE [--json] replay a hand history (../shared/HISTORY.md)
+//	pontoon simulate [--rules file or key=value…] [--seats N] [--rounds N] [--seed S] [--json]
+//	                           the banker's edge under a rule set (package game/sim)
 //	pontoon migrate            create or upgrade the database, print its version
 //	pontoon audit              check chip conservation; exit 1 if anything is off
 //

@@ -75,6 +75,16 @@ func writeJSON(w io.Writer, v any) {
 func writeText(w io.Writer, h *game.History, rep *game.Report) {
 	for i, r := range rep.Rounds {
 		fmt.Fprintf(w, "Round %d, banker %s\n", i+1, r.Banker)
+		switch r.Seeded {
+		case game.SeedVerified:
+			fmt.Fprintf(w, "  seeded shuffle (%s): the server seed matches the commitment and the pack matches the derivation\n", game.ShuffleAlg)
+		case game.SeedUnrevealed:
+			fmt.Fprintf(w, "  seeded shuffle (%s): the server seed is not revealed yet, so the derivation was not checked\n", game.ShuffleAlg)
+		}
+		if r.NotDealt {
+			fmt.Fprintf(w, "  (not dealt: %s has not put up the kitty yet, R9.1; nothing has moved)\n", r.Banker)
+			continue
+		}
 		for _, hd := range r.Hands {
 			fmt.Fprintf(w, "  %-12s hand %d: %-20s %-15s %2d  stake %d", hd.Player, hd.Hand, strings.Join(hd.Cards, " "), hd.Kind, hd.Total, hd.Stake)
 			if hd.Shoot > 0 {

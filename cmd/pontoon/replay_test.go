@@ -137,3 +137,49 @@ func TestReplayMissingFile(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.True(t, strings.HasPrefix(stderr.String(), "history: "), "stderr %q", stderr.String())
 }
+
+// TestReplayShootRoundBeforeKitty: a Shoot round listed before its banker has put up the
+// kitty is a stopped round (HISTORY.md), so a crash between a settled round and the next
+// kitty can be recovered: complete false, nothing dealt, exit status 0.
+func TestReplayShootRoundBeforeKitty(t *testing.T) {
+	path := filepath.Join("..", "..", "game", "testdata", "histories", "history-incomplete-shoot-round-before-kitty.json")
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, Main([]string{"replay", "--json", path}, strings.NewReader(""), &stdout, &stderr), stderr.String())
+	var got struct {
+		Rounds []struct {
+			Banker     string            `json:"banker"`
+			Complete   *bool             `json:"complete"`
+			Hands      []json.RawMessage `json:"hands"`
+			BankerHand struct {
+				Cards []string `json:"cards"`
+			} `json:"banker_hand"`
+		} `json:"rounds"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &got))
+	require.Len(t, got.Rounds, 2)
+	assert.Nil(t, got.Rounds[0].Complete, "round 1 settled")
+	last := got.Rounds[1]
+	require.NotNil(t, last.Complete)
+	assert.False(t, *last.Complete, "the round waiting for its kitty is stopped")
+	assert.Empty(t, last.Hands, "nothing dealt")
+	assert.Empty(t, last.BankerHand.Cards, "nothing dealt")
+	assert.Equal(t, "alice", last.Banker)
+
+	stdout.Reset()
+	require.Equal(t, 0, Main([]string{"replay", path}, strings.NewReader(""), &stdout, &stderr))
+	assert.Contains(t, stdout.String(), "not dealt: alice has not put up the kitty yet")
+}
+
+// TestReplaySeededShuffleText: the readable account says what was checked of a seeded
+// shuffle, and says so when the seed is still secret (HISTORY.md).
+func TestReplaySeededShuffleText(t *testing.T) {
+	dir := filepath.Join("..", "..", "game", "testdata", "histories")
+	for file, want := range map[string]string{
+		"shuffle-seeded-verified.json":   "the server seed matches the commitment and the pack matches the derivation",
+		"shuffle-seeded-unrevealed.json": "the server seed is not revealed yet, so the derivation was not checked",
+	} {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, Main([]string{"replay", filepath.Join(dir, file)}, strings.NewReader(""), &stdout, &stderr), stderr.String())
+		assert.Contains(t, stdout.String(), want, file)
+	}
+}
