@@ -57,7 +57,7 @@ func TestLocalizedGame(t *testing.T) {
 	p = h.do(polish, game.VerbDraw)
 	require.Contains(t, text(p), "Wolne żetony", "Polish panel: %s", text(p))
 	h.do(polish, game.VerbStay)
-	tbl := h.waitTable("Ronde geus diberesan") // "The round is settled", in Sundanese
+	tbl := h.waitTable("Ronde geus réngsé") // "The round is settled", in Sundanese
 	assert.Contains(t, text(tbl), "Bankir: ", "public table in Sundanese: %s", text(tbl))
 	h.audit()
 	h.noFailures()
