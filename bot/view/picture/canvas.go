@@ -1,0 +1,397 @@
+package picture
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"sync"
+
+	"golang.org/x/image/font"
+)
+
+// The picture is one fixed size, so that it lands the same in every embed
+// and its static parts (the rail, the felt, the printed line and wordmark)
+// are drawn once and copied into each render.
+const (
+	canvasW = 1240
+	canvasH = 790
+	seatW   = 200 // a seat's box at scale 1
+	seatH   = 176
+)
+
+// box is where one seat is drawn: top-left corner and scale.
+type box struct {
+	x, y, s float32
+}
+
+// slots are the nine player places round the table at scale 1, in play
+// order: from the banker's left (the right of the picture, as the banker
+// faces the players) down the right side, along the bottom and up the left
+// (R3.1). Values are the centres of the boxes.
+var slots = [9][2]float32{
+	{1100, 270}, {1100, 455},
+	{1040, 664}, {830, 664}, {620, 664}, {410, 664}, {200, 664},
+	{140, 455}, {140, 270},
+}
+
+// slotsFor picks which of the nine places n players take, spread evenly.
+var slotsFor = [10][]int{
+	0: {},
+	1: {4},
+	2: {3, 5},
+	3: {2, 4, 6},
+	4: {1, 3, 5, 7},
+	5: {1, 2, 4, 6, 7},
+	6: {1, 2, 3, 5, 6, 7},
+	7: {0, 1, 2, 4, 6, 7, 8},
+	8: {0, 1, 2, 3, 5, 6, 7, 8},
+	9: {0, 1, 2, 3, 4, 5, 6, 7, 8},
+}
+
+// bankerBox is the head of the table.
+var bankerBox = box{x: canvasW/2 - seatW/2, y: 40, s: 1}
+
+// playerBoxes lays out n players. Up to nine take the fixed places; more
+// (a table configured above ten seats) are shrunk onto the same U: a column
+// on each side and the rest along the bottom.
+func playerBoxes(n int) []box {
+	out := make([]box, 0, n)
+	if n <= 9 {
+		for _, i := range slotsFor[n] {
+			c := slots[i]
+			out = append(out, box{x: c[0] - seatW/2, y: c[1] - seatH/2, s: 1})
+		}
+		return out
+	}
+	side := (n + 3) / 5 // seats in each side column
+	bottom := n - 2*side
+	s := min(float32(1), float32(canvasW-80)/float32(bottom*seatW+(bottom-1)*8), float32(390)/float32(side*seatH))
+	w, h := seatW*s, seatH*s
+	colY := func(i int) float32 { return 560 - float32(side-i)*h }
+	for i := 0; i < side; i++ { // right column, top to bottom
+		out = append(out, box{x: canvasW - 40 - w, y: colY(i), s: s})
+	}
+	gap := (float32(canvasW-80) - float32(bottom)*w) / float32(max(bottom-1, 1))
+	for i := 0; i < bottom; i++ { // bottom row, right to left
+		out = append(out, box{x: canvasW - 40 - w - float32(i)*(w+gap), y: canvasH - 40 - h, s: s})
+	}
+	for i := side - 1; i >= 0; i-- { // left column, bottom to top
+		out = append(out, box{x: 40, y: colY(i), s: s})
+	}
+	return out
+}
+
+var (
+	backgroundOnce sync.Once
+	background     *image.RGBA
+	backgroundP    *image.Paletted // background, quantized
+)
+
+func drawBackground() {
+	img := image.NewRGBA(image.Rect(0, 0, canvasW, canvasH))
+	p := &painter{dst: img}
+	p.rect(img.Bounds(), colBackground)
+	W, H := float32(canvasW), float32(canvasH)
+	p.roundRect(6, 6, W-12, H-12, 180, colRail)
+	p.ring(10, 10, W-20, H-20, 176, 3, colRailLight)
+	p.roundRect(24, 24, W-48, H-48, 162, colFeltDark)
+	p.roundRect(34, 34, W-68, H-68, 152, colFelt)
+	p.roundRect(150, 150, W-300, H-300, 110, colFeltLight)
+	p.ring(58, 58, W-116, H-116, 130, 2, colFeltLine)
+	ts := newTypeset()
+	textCentered(img, ts.face(true, 70), "PONTOON", canvasW/2, 455, colFelt)
+	background = img
+	paletteOnce.Do(buildPalette)
+	backgroundP = image.NewPaletted(img.Bounds(), pal)
+	quantizeRect(backgroundP, img, img.Bounds())
+}
+
+// canvas is one picture being drawn. dirty lists the areas drawn on the
+// background; only they are quantized, the rest is copied from the
+// background's paletted copy.
+type canvas struct {
+	img   *image.RGBA
+	p     *painter
+	ts    *typeset
+	dirty []image.Rectangle
+}
+
+// area is the box (x, y, w, h) plus a margin for the shadows and
+// highlights that reach past it.
+func area(x, y, w, h float32) image.Rectangle {
+	return image.Rect(int(x)-8, int(y)-8, int(x+w)+8, int(y+h)+8)
+}
+
+// prepare lays the background under the areas about to be drawn on. The
+// pooled RGBA image holds an older picture elsewhere, which no one reads:
+// only these areas are quantized.
+func (c *canvas) prepare(areas []image.Rectangle) {
+	c.dirty = areas
+	b := c.img.Bounds()
+	for _, r := range areas {
+		r = r.Intersect(b)
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			i := c.img.PixOffset(r.Min.X, y)
+			copy(c.img.Pix[i:i+4*r.Dx()], background.Pix[i:i+4*r.Dx()])
+		}
+	}
+}
+
+var centreArea = area(228, 228, canvasW-456, 134)
+
+// canvases keeps the RGBA images of finished drawings for the next ones: a
+// picture is 4 MB before it is quantized.
+var canvases sync.Pool
+
+func newCanvas(Table) *canvas {
+	backgroundOnce.Do(drawBackground)
+	img, _ := canvases.Get().(*image.RGBA)
+	if img == nil {
+		img = image.NewRGBA(background.Bounds())
+	}
+	return &canvas{img: img, p: &painter{dst: img}, ts: newTypeset()}
+}
+
+// quantize returns the paletted picture and gives the RGBA one back.
+func (c *canvas) quantize() *image.Paletted {
+	out := image.NewPaletted(backgroundP.Bounds(), backgroundP.Palette)
+	copy(out.Pix, backgroundP.Pix)
+	for _, r := range c.dirty {
+		quantizeRect(out, c.img, r)
+	}
+	canvases.Put(c.img)
+	c.img = nil
+	return out
+}
+
+// paint draws the table's seats and the bank.
+func (c *canvas) paint(t Table) {
+	var players []Seat
+	var banker *Seat
+	for i := range t.Seats {
+		if t.Seats[i].Banker && banker == nil {
+			banker = &t.Seats[i]
+			continue
+		}
+		players = append(players, t.Seats[i])
+	}
+	// Play order starts at the banker's left (R3.1): the seat after the
+	// banker in clockwise order comes first.
+	if banker != nil {
+		bi := 0
+		for i := range t.Seats {
+			if &t.Seats[i] == banker {
+				bi = i
+			}
+		}
+		if bi < len(players) {
+			players = append(append([]Seat(nil), players[bi:]...), players[:bi]...)
+		}
+	}
+	boxes := playerBoxes(len(players))
+	areas := []image.Rectangle{centreArea}
+	if banker != nil {
+		areas = append(areas, area(bankerBox.x, bankerBox.y, seatW, seatH))
+	}
+	for _, b := range boxes {
+		areas = append(areas, area(b.x, b.y, seatW*b.s, seatH*b.s))
+	}
+	c.prepare(areas)
+	c.centre(t)
+	if banker != nil {
+		c.seat(*banker, bankerBox, t.Labels)
+	}
+	for i, b := range boxes {
+		c.seat(players[i], b, t.Labels)
+	}
+}
+
+// centre draws the title, the bank and the kitty in the middle of the felt.
+func (c *canvas) centre(t Table) {
+	cx := canvasW / 2
+	if t.Labels.Title != "" {
+		f := c.ts.face(true, 22)
+		textCentered(c.img, f, fit(f, t.Labels.Title, 640), cx, 248, colMuted)
+	}
+	type pot struct {
+		label  string
+		amount string
+		chip   [2]colorPair
+	}
+	pots := []pot{{t.Labels.Bank, t.Labels.amount(t.Bank), [2]colorPair{{colChipRed, colCard}, {colBlack, colCard}}}}
+	if t.ShowKitty {
+		pots = append(pots, pot{t.Labels.Kitty, t.Labels.amount(t.Kitty), [2]colorPair{{colChipBlue, colCard}, {colChipBlue, colCard}}})
+	}
+	lf, af := c.ts.face(false, 19), c.ts.face(true, 30)
+	const potW = 260
+	x0 := cx - (len(pots)*potW)/2
+	for i, pt := range pots {
+		x := x0 + i*potW
+		c.chipStack(float32(x+36), 330, 20, pt.chip)
+		tx := x + 70
+		textMax := potW - 80
+		if pt.label != "" {
+			text(c.img, lf, fit(lf, pt.label, textMax), tx, 310, colMuted)
+		}
+		text(c.img, af, fit(af, pt.amount, textMax), tx, 340, colText)
+	}
+}
+
+// colorPair is a chip's body and inlay colours.
+type colorPair [2]color.RGBA
+
+// chipStack draws three casino chips stacked, seen from above and a little
+// in front.
+func (c *canvas) chipStack(cx, cy, r float32, cols [2]colorPair) {
+	for i := 2; i >= 0; i-- {
+		y := cy + float32(i)*r*0.32 - r*0.3
+		col := cols[i%2]
+		c.chip(cx, y, r, col)
+	}
+}
+
+// chip draws one chip: a disc with a white inlay ring broken into spots.
+func (c *canvas) chip(cx, cy, r float32, col colorPair) {
+	p := c.p
+	p.circle(cx, cy+r*0.14, r, colShadow)
+	p.circle(cx, cy, r, col[0])
+	for i := 0; i < 6; i++ {
+		// Six edge spots, at the hours of a hexagon.
+		dx := [6]float32{1, 0.5, -0.5, -1, -0.5, 0.5}[i]
+		dy := [6]float32{0, 0.866, 0.866, 0, -0.866, -0.866}[i]
+		p.circle(cx+dx*r*0.78, cy+dy*r*0.78, r*0.17, col[1])
+	}
+	p.circle(cx, cy, r*0.52, col[1])
+	p.circle(cx, cy, r*0.42, col[0])
+}
+
+// seat draws one member: the name plate, the betting box, the hands with
+// their stakes and, at settlement, each hand's result.
+func (c *canvas) seat(st Seat, b box, l Labels) {
+	s := b.s
+	w, h := seatW*s, seatH*s
+	p := c.p
+	line := colFeltLine
+	if st.Turn {
+		line = colGold
+	}
+	p.frame(b.x, b.y+36*s, w, h-36*s, 14*s, max(2*s, 1), line)
+	if st.Turn {
+		p.roundRect(b.x+3*s, b.y-3*s, w-6*s, 36*s, 18*s, colGold)
+	}
+	p.roundRect(b.x+6*s, b.y, w-12*s, 30*s, 15*s, colPlate)
+
+	// The plate: the name, then the badges that fit after it.
+	nf, bf := c.ts.face(true, float64(19*s)), c.ts.face(true, float64(13*s))
+	right := int(b.x + w - 12*s)
+	var badges []string
+	if st.Banker && l.Banker != "" {
+		badges = append(badges, l.Banker)
+	}
+	if st.Turn && l.Turn != "" {
+		badges = append(badges, l.Turn)
+	}
+	mid := int(b.y + 15*s)
+	for i := len(badges) - 1; i >= 0; i-- {
+		label := fit(bf, badges[i], int(70*s))
+		bw := float32(width(bf, label)) + 14*s
+		bx := float32(right) - bw
+		fill := colGold
+		if i == 1 || !st.Banker {
+			fill = colText
+		}
+		p.roundRect(bx, b.y+6*s, bw, 18*s, 9*s, fill)
+		text(c.img, bf, label, int(bx+7*s), mid, colBlack)
+		right = int(bx - 5*s)
+	}
+	name := c.ts.cleanName(st.Name, st.Fallback)
+	nx := int(b.x + 18*s)
+	text(c.img, nf, fit(nf, name, right-nx), nx, mid, colText)
+
+	c.hands(st, b, l)
+}
+
+// hands draws a seat's hands side by side in its box, the cards overlapped
+// as they lie on a table, shrunk when a split seat holds several.
+func (c *canvas) hands(st Seat, b box, l Labels) {
+	k := len(st.Hands)
+	if k == 0 {
+		return
+	}
+	s := b.s
+	const gap = 10
+	avail := (seatW - 16 - float32(k-1)*gap) * s
+	hw := avail / float32(k)
+	// Card size: 70 px wide at scale 1, overlapped by 28 px steps; smaller
+	// when the longest hand would not fit its share of the box.
+	most := 1
+	for _, h := range st.Hands {
+		most = max(most, len(h.Cards))
+	}
+	cs := min(float32(1), hw/((70+float32(most-1)*28)*s))
+	cs = min(cs, 1/float32(k)*1.6)
+	cw := int(70 * s * cs)
+	step := 28 * s * cs
+	ch := cardHeight(cw)
+	top := b.y + 44*s
+	sf := c.ts.face(true, float64(16*s))
+	rf := c.ts.face(true, float64(max(15*s*min(1, cs*1.3), 10)))
+	for i, h := range st.Hands {
+		x0 := b.x + 8*s + float32(i)*(hw+gap*s)
+		n := len(h.Cards)
+		span := float32(cw) + float32(max(n-1, 0))*step
+		left := x0 + (hw-span)/2
+		if h.Turn && st.Turn && k > 1 {
+			c.p.roundRect(left-4*s, top-4*s, span+8*s, float32(ch)+8*s, 8*s, colGold)
+		}
+		for j, hc := range h.Cards {
+			kind := cardFace
+			switch {
+			case !hc.FaceUp && h.Own:
+				kind = cardOwn
+			case !hc.FaceUp:
+				kind = cardBack
+			}
+			img := cardImage(hc.Card, cw, kind)
+			at := image.Pt(int(left+float32(j)*step), int(top))
+			draw.Draw(c.img, img.Bounds().Add(at), img, image.Point{}, draw.Over)
+		}
+		cx := int(x0 + hw/2)
+		if h.Stake > 0 {
+			c.stake(sf, l.amount(h.Stake), cx, int(b.y+160*s), int(hw), s)
+		}
+		if h.Result != "" {
+			c.badge(rf, h.Result, h.Tone, cx, top+float32(ch)-22*s, hw+6*s, s)
+		}
+	}
+}
+
+// stake draws a chip and the stake's amount under a hand.
+func (c *canvas) stake(f font.Face, amount string, cx, y, maxW int, s float32) {
+	label := fit(f, amount, maxW-int(26*s))
+	tw := width(f, label)
+	r := 8 * s
+	total := int(2*r+6*s) + tw
+	x := cx - total/2
+	c.chip(float32(x)+r, float32(y), r, colorPair{colChipRed, colCard})
+	text(c.img, f, label, x+int(2*r+6*s), y, colText)
+}
+
+// badge draws a result across the foot of a hand.
+func (c *canvas) badge(f font.Face, s string, tone Tone, cx int, y, maxW, sc float32) {
+	fill := colNeutral
+	switch tone {
+	case Win:
+		fill = colWin
+	case Loss:
+		fill = colLoss
+	case Push:
+		fill = colPush
+	}
+	label := fit(f, s, int(maxW-14*sc))
+	bw := float32(width(f, label)) + 14*sc
+	h := 24 * sc
+	c.p.roundRect(float32(cx)-bw/2, y, bw, h, h/2, colPlate)
+	c.p.roundRect(float32(cx)-bw/2+1.5*sc, y+1.5*sc, bw-3*sc, h-3*sc, h/2-1.5*sc, fill)
+	textCentered(c.img, f, label, cx, int(y+h/2), colText)
+}

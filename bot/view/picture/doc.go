@@ -1,0 +1,40 @@
+// Package picture draws a Pontoon table as a PNG: a felt table with the
+// banker at its head and the players round it in play order, real-looking
+// cards (corner indices, pips, court panels, patterned backs), each seat's
+// name and stakes, the bank and the kitty, and at settlement each hand's
+// result. It goes with the public table message at the moments that matter
+// and, with Hand.Own, in a member's private panel.
+//
+// It is pure: it imports game, the standard library and golang.org/x/image
+// (vector shapes, the compiled-in Go fonts) and nothing of Discord, the
+// store or the catalog. The caller copies the table into a Table and passes
+// words already translated in Labels; Render returns the PNG and its alt
+// text.
+//
+// # Getting started
+//
+//	pic, err := picture.Render(picture.Table{
+//		Bank: 4250, Labels: picture.Labels{Bank: "Bank", Banker: "Banker", FaceDown: "face down"},
+//		Seats: []picture.Seat{
+//			{Name: "Alice", Banker: true, Hands: []picture.Hand{{Cards: bankerCards}}},
+//			{Name: "Bob", Turn: true, Hands: []picture.Hand{{Cards: bobCards, Stake: 20}}},
+//		},
+//	})
+//	// Upload pic.PNG as picture.FileName with pic.Alt as the attachment's
+//	// description, and point the embed's image at picture.EmbedURL.
+//
+// Start reading at picture.go (the types and Render), then canvas.go (the
+// layout), cards.go and suits.go (the card art) and palette.go (why the PNG
+// is paletted). The golden pictures under testdata show what players see;
+// `go test ./bot/view/picture -run TestGolden -update` redraws them.
+//
+// # Budget
+//
+// A 10-seat table renders in a few milliseconds and is about 60 KB (the
+// issue's budget is 15 ms and 100 KB): cards are drawn once per size and
+// cached, the felt is drawn once, only the areas drawn on are quantized, and
+// the PNG is 8-bit paletted at zlib's fastest level. Measure with
+// `go test -bench . -benchmem ./bot/view/picture`.
+//
+// Render is safe for concurrent use.
+package picture

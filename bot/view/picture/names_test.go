@@ -1,0 +1,137 @@
+package picture
+
+import (
+	"bytes"
+	"image/png"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/pontoon-bot/pontoon/game"
+)
+
+// TestCleanName: a name in a script the Go fonts lack falls back to the
+// username; emoji and control characters are dropped; what can be drawn is
+// kept as it is.
+func TestCleanName(t *testing.T) {
+	ts := newTypeset()
+	for _, tc := range []struct{ name, fallback, want string }{
+		{"Alice", "alice", "Alice"},
+		{"Chloé Łukasz Фёдор Γιώργος", "", "Chloé Łukasz Фёдор Γιώργος"},
+		{"山田太郎", "yamada", "yamada"},
+		{"محمد", "mohammed_99", "mohammed_99"},
+		{"สมชาย", "", "?????"},
+		{"Yamada 山田", "", "Yamada ??"},
+		{"🎲🃏 Lucky 🍀", "lucky", "Lucky"},
+		{"🎲🃏", "dice", "dice"},
+		{"\u202eevil\u200b\tname\n", "", "evil name"},
+		{"", "", ""},
+		{"   ", "bob", "bob"},
+	} {
+		assert.Equal(t, tc.want, ts.cleanName(tc.name, tc.fallback), "cleanName(%q, %q)", tc.name, tc.fallback)
+	}
+}
+
+// TestFit: a text too wide for its place is cut at a character and ends
+// with an ellipsis, and never comes out wider than the place.
+func TestFit(t *testing.T) {
+	ts := newTypeset()
+	f := ts.face(true, 19)
+	assert.Equal(t, "Alice", fit(f, "Alice", 160))
+	long := "Bartholomew the Magnificent of Somewhere Far Away"
+	got := fit(f, long, 160)
+	assert.True(t, strings.HasSuffix(got, ellipsis), got)
+	assert.True(t, strings.HasPrefix(long, strings.TrimSuffix(got, ellipsis)), got)
+	assert.LessOrEqual(t, width(f, got), 160)
+	assert.Greater(t, width(f, got), 120, "cut no shorter than it must be")
+	assert.Equal(t, "", fit(f, "WWWW", 2), "nothing fits, not even the ellipsis")
+}
+
+// TestSizeBudget: the 10-seat pictures stay within the issue's 100 KB.
+func TestSizeBudget(t *testing.T) {
+	for _, tb := range []Table{tenSeatsPlaying(), tenSeatsSettled()} {
+		pic, err := Render(tb)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, len(pic.PNG), 100<<10)
+		assert.Equal(t, canvasW, pic.Width)
+		assert.Equal(t, canvasH, pic.Height)
+	}
+}
+
+// TestConcurrentRender: pictures drawn at once come out as drawn alone (run
+// with -race).
+func TestConcurrentRender(t *testing.T) {
+	want, err := Render(tenSeatsSettled())
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	got := make([][]byte, 4)
+	for i := range got {
+		wg.Go(func() {
+			tb := tenSeatsSettled()
+			if i%2 == 1 {
+				tb = scripts() // interleave another picture through the pools
+			}
+			p, err := Render(tb)
+			if err == nil && i%2 == 0 {
+				got[i] = p.PNG
+			}
+		})
+	}
+	wg.Wait()
+	for i := 0; i < len(got); i += 2 {
+		assertSamePixels(t, want.PNG, got[i])
+	}
+}
+
+// TestAnyTable: any table, with any names (invalid UTF-8 included), any
+// number of seats, hands and cards, draws a PNG of the fixed size without a
+// panic, with alt text within Discord's 1,024 characters.
+func TestAnyTable(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		nSeats := rapid.IntRange(0, 14).Draw(rt, "seats")
+		banker := rapid.IntRange(-1, nSeats-1).Draw(rt, "banker")
+		tb := Table{Bank: rapid.Int64().Draw(rt, "bank"), Kitty: rapid.Int64().Draw(rt, "kitty"),
+			ShowKitty: rapid.Bool().Draw(rt, "showKitty"),
+			Labels: Labels{Title: rapid.String().Draw(rt, "title"), Banker: rapid.String().Draw(rt, "bankerLabel"),
+				Bank: "Bank", Turn: rapid.String().Draw(rt, "turn")}}
+		for i := 0; i < nSeats; i++ {
+			st := Seat{Name: rapid.String().Draw(rt, "name"), Fallback: rapid.StringMatching(`[a-z0-9_.]{0,32}`).Draw(rt, "fallback"),
+				Banker: i == banker, Turn: rapid.Bool().Draw(rt, "turn")}
+			for range rapid.IntRange(0, 4).Draw(rt, "hands") {
+				h := Hand{Stake: rapid.Int64Range(0, 1<<40).Draw(rt, "stake"), Own: rapid.Bool().Draw(rt, "own"),
+					Result: rapid.String().Draw(rt, "result"), Tone: Tone(rapid.IntRange(0, 4).Draw(rt, "tone"))}
+				for range rapid.IntRange(0, 7).Draw(rt, "cards") {
+					h.Cards = append(h.Cards, game.HandCard{
+						Card:   game.Card{Rank: game.Rank(rapid.IntRange(0, 14).Draw(rt, "rank")), Suit: game.Suit(rapid.IntRange(0, 4).Draw(rt, "suit"))},
+						FaceUp: rapid.Bool().Draw(rt, "up")})
+				}
+				st.Hands = append(st.Hands, h)
+			}
+			tb.Seats = append(tb.Seats, st)
+		}
+		pic, err := Render(tb)
+		require.NoError(rt, err)
+		img, err := png.Decode(bytes.NewReader(pic.PNG))
+		require.NoError(rt, err)
+		require.Equal(rt, canvasW, img.Bounds().Dx())
+		require.LessOrEqual(rt, utf8.RuneCountInString(pic.Alt), MaxAltText)
+	})
+}
+
+// TestAltText: the alt text reads the table in the picture's order: the
+// bank, the banker, then the players from the banker's left, each card face
+// up by its index and suit, face down by the FaceDown label.
+func TestAltText(t *testing.T) {
+	tb := bankerReveal()
+	alt := altText(tb)
+	assert.Equal(t, "Pontoon · round 12. Bank: 980. Tomás (Banker, To play): Q♠, 6♦. "+
+		"Kofi: face down, 7♣, 8♥; stake 20. Mei: face down, Q♦, 5♠; stake 10; Bust. "+
+		"Priya: face down, face down; stake 30.", alt)
+	own := privatePanel()
+	assert.Contains(t, altText(own), "Priya (To play): 5♥, 9♣; stake 30", "the owner's own cards are named")
+}
