@@ -3,10 +3,7 @@ package picture
 import (
 	"image"
 	"image/color"
-	"image/draw"
 	"sync"
-
-	"golang.org/x/image/font"
 )
 
 // The picture is one fixed size, so that it lands the same in every embed
@@ -210,7 +207,7 @@ func (c *canvas) paint(t Table) {
 func (c *canvas) centre(t Table) {
 	cx := canvasW / 2
 	if t.Labels.Title != "" {
-		f := c.ts.face(true, 22)
+		f := c.ts.face(true, 24)
 		textCentered(c.img, f, fit(f, t.Labels.Title, 640), cx, 248, colMuted)
 	}
 	type pot struct {
@@ -222,8 +219,8 @@ func (c *canvas) centre(t Table) {
 	if t.ShowKitty {
 		pots = append(pots, pot{t.Labels.Kitty, t.Labels.amount(t.Kitty), [2]colorPair{{colChipBlue, colCard}, {colChipBlue, colCard}}})
 	}
-	lf, af := c.ts.face(false, 19), c.ts.face(true, 30)
-	const potW = 260
+	lf := c.ts.face(false, 21)
+	const potW = 290
 	x0 := cx - (len(pots)*potW)/2
 	for i, pt := range pots {
 		x := x0 + i*potW
@@ -233,7 +230,8 @@ func (c *canvas) centre(t Table) {
 		if pt.label != "" {
 			text(c.img, lf, fit(lf, pt.label, textMax), tx, 310, colMuted)
 		}
-		text(c.img, af, fit(af, pt.amount, textMax), tx, 340, colText)
+		af, amount := c.ts.shrink(true, pt.amount, textMax, 34, 18)
+		text(c.img, af, amount, tx, 340, colText)
 	}
 }
 
@@ -251,8 +249,33 @@ func (c *canvas) chipStack(cx, cy, r float32, cols [2]colorPair) {
 }
 
 // chip draws one chip: a disc with a white inlay ring broken into spots.
+// Chips are drawn once per size and colour and kept, like cards.
 func (c *canvas) chip(cx, cy, r float32, col colorPair) {
-	p := c.p
+	img := chipImage(r, col)
+	b := img.Bounds()
+	over(c.img, img, image.Pt(int(round(cx))-b.Dx()/2, int(round(cy))-b.Dx()/2))
+}
+
+type chipKey struct {
+	r   float32
+	col colorPair
+}
+
+var chipCache sync.Map // chipKey -> *image.RGBA
+
+func chipImage(r float32, col colorPair) *image.RGBA {
+	k := chipKey{r, col}
+	if img, ok := chipCache.Load(k); ok {
+		return img.(*image.RGBA)
+	}
+	d := int(2*r) + 2
+	img := image.NewRGBA(image.Rect(0, 0, d, d+int(r*0.3)))
+	drawChip(&painter{dst: img}, float32(d)/2, float32(d)/2, r, col)
+	actual, _ := chipCache.LoadOrStore(k, img)
+	return actual.(*image.RGBA)
+}
+
+func drawChip(p *painter, cx, cy, r float32, col colorPair) {
 	p.circle(cx, cy+r*0.14, r, colShadow)
 	p.circle(cx, cy, r, col[0])
 	for i := 0; i < 6; i++ {
@@ -275,38 +298,53 @@ func (c *canvas) seat(st Seat, b box, l Labels) {
 	if st.Turn {
 		line = colGold
 	}
-	p.frame(b.x, b.y+36*s, w, h-36*s, 14*s, max(2*s, 1), line)
+	p.frame(b.x, b.y+38*s, w, h-38*s, 14*s, max(2*s, 1), line)
 	if st.Turn {
-		p.roundRect(b.x+3*s, b.y-3*s, w-6*s, 36*s, 18*s, colGold)
+		p.pill(b.x+3*s, b.y-3*s, w-6*s, 40*s, colGold)
 	}
-	p.roundRect(b.x+6*s, b.y, w-12*s, 30*s, 15*s, colPlate)
+	p.pill(b.x+6*s, b.y, w-12*s, 34*s, colPlate)
 
-	// The plate: the name, then the badges that fit after it.
-	nf, bf := c.ts.face(true, float64(19*s)), c.ts.face(true, float64(13*s))
-	right := int(b.x + w - 12*s)
-	var badges []string
+	// The plate: the name, then the badges that fit after it. The name
+	// comes first: a badge that would leave it under 90 px is left out
+	// (the gold frame still shows the turn, the head of the table the
+	// banker).
+	nf, bf := c.ts.face(true, float64(22*s)), c.ts.face(true, float64(14*s))
+	type badge struct {
+		label string
+		fill  color.RGBA
+		w     float32
+	}
+	var badges []badge
 	if st.Banker && l.Banker != "" {
-		badges = append(badges, l.Banker)
+		badges = append(badges, badge{label: l.Banker, fill: colGold})
 	}
 	if st.Turn && l.Turn != "" {
-		badges = append(badges, l.Turn)
+		badges = append(badges, badge{label: l.Turn, fill: colText})
 	}
-	mid := int(b.y + 15*s)
-	for i := len(badges) - 1; i >= 0; i-- {
-		label := fit(bf, badges[i], int(70*s))
-		bw := float32(width(bf, label)) + 14*s
-		bx := float32(right) - bw
-		fill := colGold
-		if i == 1 || !st.Banker {
-			fill = colText
-		}
-		p.roundRect(bx, b.y+6*s, bw, 18*s, 9*s, fill)
-		text(c.img, bf, label, int(bx+7*s), mid, colBlack)
-		right = int(bx - 5*s)
-	}
+	nx := int(b.x + 17*s)
 	name := c.ts.cleanName(st.Name, st.Fallback)
-	nx := int(b.x + 18*s)
-	text(c.img, nf, fit(nf, name, right-nx), nx, mid, colText)
+	need := min(width(nf, name), int(90*s))
+	for {
+		right := b.x + w - 12*s
+		for i := range badges {
+			badges[i].label = fit(bf, badges[i].label, int(70*s))
+			badges[i].w = float32(width(bf, badges[i].label)) + 14*s
+			right -= badges[i].w + 5*s
+		}
+		if len(badges) == 0 || int(right)-nx >= need {
+			break
+		}
+		badges = badges[:len(badges)-1]
+	}
+	mid := int(b.y + 17*s)
+	right := b.x + w - 12*s
+	for i := len(badges) - 1; i >= 0; i-- {
+		bx := right - badges[i].w
+		p.pill(bx, b.y+6*s, badges[i].w, 22*s, badges[i].fill)
+		text(c.img, bf, badges[i].label, int(bx+7*s), mid, colBlack)
+		right = bx - 5*s
+	}
+	text(c.img, nf, fit(nf, name, int(right)-nx), nx, mid, colText)
 
 	c.hands(st, b, l)
 }
@@ -328,14 +366,18 @@ func (c *canvas) hands(st Seat, b box, l Labels) {
 	for _, h := range st.Hands {
 		most = max(most, len(h.Cards))
 	}
-	cs := min(float32(1), hw/((70+float32(most-1)*28)*s))
-	cs = min(cs, 1/float32(k)*1.6)
+	// A hand that does not fit its share first overlaps more (down to 16 px
+	// steps, the corner index still in view), then shrinks.
+	step := float32(28)
+	if most > 1 && 70+float32(most-1)*step > hw/s {
+		step = max(16, (hw/s-70)/float32(most-1))
+	}
+	cs := min(float32(1), hw/((70+float32(most-1)*step)*s))
 	cw := int(70 * s * cs)
-	step := 28 * s * cs
+	step *= s * cs
 	ch := cardHeight(cw)
-	top := b.y + 44*s
-	sf := c.ts.face(true, float64(16*s))
-	rf := c.ts.face(true, float64(max(15*s*min(1, cs*1.3), 10)))
+	top := b.y + 46*s
+	rsize := float64(max(17*s*min(1, cs*1.3), 11))
 	for i, h := range st.Hands {
 		x0 := b.x + 8*s + float32(i)*(hw+gap*s)
 		n := len(h.Cards)
@@ -354,31 +396,33 @@ func (c *canvas) hands(st Seat, b box, l Labels) {
 			}
 			img := cardImage(hc.Card, cw, kind)
 			at := image.Pt(int(left+float32(j)*step), int(top))
-			draw.Draw(c.img, img.Bounds().Add(at), img, image.Point{}, draw.Over)
+			over(c.img, img, at)
 		}
 		cx := int(x0 + hw/2)
 		if h.Stake > 0 {
-			c.stake(sf, l.amount(h.Stake), cx, int(b.y+160*s), int(hw), s)
+			c.stake(l.amount(h.Stake), cx, int(b.y+161*s), int(hw), s)
 		}
 		if h.Result != "" {
-			c.badge(rf, h.Result, h.Tone, cx, top+float32(ch)-22*s, hw+6*s, s)
+			c.badge(rsize, h.Result, h.Tone, cx, top+float32(ch)-24*s, hw+6*s, s)
 		}
 	}
 }
 
 // stake draws a chip and the stake's amount under a hand.
-func (c *canvas) stake(f font.Face, amount string, cx, y, maxW int, s float32) {
-	label := fit(f, amount, maxW-int(26*s))
+func (c *canvas) stake(amount string, cx, y, maxW int, s float32) {
+	f, label := c.ts.shrink(true, amount, maxW-int(26*s), float64(19*s), 10)
 	tw := width(f, label)
-	r := 8 * s
+	r := 9 * s
 	total := int(2*r+6*s) + tw
 	x := cx - total/2
 	c.chip(float32(x)+r, float32(y), r, colorPair{colChipRed, colCard})
 	text(c.img, f, label, x+int(2*r+6*s), y, colText)
 }
 
-// badge draws a result across the foot of a hand.
-func (c *canvas) badge(f font.Face, s string, tone Tone, cx int, y, maxW, sc float32) {
+// badge draws a result across the foot of a hand, in a smaller size (down
+// to 11 px) before it cuts the words.
+func (c *canvas) badge(size float64, s string, tone Tone, cx int, y, maxW, sc float32) {
+	f, label := c.ts.shrink(true, s, int(maxW-14*sc), size, 11)
 	fill := colNeutral
 	switch tone {
 	case Win:
@@ -388,10 +432,9 @@ func (c *canvas) badge(f font.Face, s string, tone Tone, cx int, y, maxW, sc flo
 	case Push:
 		fill = colPush
 	}
-	label := fit(f, s, int(maxW-14*sc))
 	bw := float32(width(f, label)) + 14*sc
-	h := 24 * sc
-	c.p.roundRect(float32(cx)-bw/2, y, bw, h, h/2, colPlate)
-	c.p.roundRect(float32(cx)-bw/2+1.5*sc, y+1.5*sc, bw-3*sc, h-3*sc, h/2-1.5*sc, fill)
+	h := 26 * sc
+	c.p.pill(float32(cx)-bw/2, y, bw, h, colPlate)
+	c.p.pill(float32(cx)-bw/2+2*sc, y+2*sc, bw-4*sc, h-4*sc, fill)
 	textCentered(c.img, f, label, cx, int(y+h/2), colText)
 }

@@ -139,7 +139,7 @@ func drawCard(c game.Card, w int, kind uint8) *image.RGBA {
 // same, upside down, in the bottom-right one.
 func drawIndex(p *painter, c game.Card, w, h int, col color.RGBA) {
 	ts := newTypeset()
-	size := float64(h) * 0.2
+	size := float64(h) * 0.21
 	f := ts.face(true, size)
 	idx := rankIndex(c.Rank)
 	iw := max(width(f, idx), int(float32(w)*0.16)) + 2

@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
 	"image/png"
@@ -123,8 +124,9 @@ func quantizeRect(dst *image.Paletted, src *image.RGBA, r image.Rectangle) {
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		s := src.Pix[src.PixOffset(r.Min.X, y):][:4*w]
 		d := dst.Pix[dst.PixOffset(r.Min.X, y):][:w]
-		for x, i := 0, 0; x < len(d) && i+2 < len(s); x, i = x+1, i+4 {
-			d[x] = lut[uint(s[i]>>3)<<10|uint(s[i+1]>>3)<<5|uint(s[i+2]>>3)]
+		for x := range d {
+			v := binary.LittleEndian.Uint32(s[4*x:]) // R, G, B, A from the low byte up
+			d[x] = lut[(v>>3&0x1f)<<10|(v>>11&0x1f)<<5|(v>>19&0x1f)]
 		}
 	}
 }

@@ -127,6 +127,16 @@ func scripts() Table {
 	}
 }
 
+// twelveSeats is a table configured above ten seats: the players shrink
+// onto the same U.
+func twelveSeats() Table {
+	t := tenSeatsSettled()
+	t.Seats = append(t.Seats,
+		Seat{Name: "Ola", Hands: []Hand{{Cards: cards("4H 4S TD"), Stake: 10, Result: "18 · +10", Tone: Win}}},
+		Seat{Name: "Pedro", Hands: []Hand{{Cards: cards("KS QS"), Stake: 10, Result: "20 · +10", Tone: Push}}})
+	return t
+}
+
 // scenes names the golden pictures.
 var scenes = []struct {
 	name  string
@@ -137,4 +147,5 @@ var scenes = []struct {
 	{"banker-reveal", bankerReveal},
 	{"private-panel", privatePanel},
 	{"scripts", scripts},
+	{"twelve-seats", twelveSeats},
 }

@@ -154,3 +154,48 @@ func (p *painter) frame(x, y, w, h, r, t float32, col color.Color) {
 }
 
 func round(v float32) float32 { return float32(math.Round(float64(v))) }
+
+// over composites src (premultiplied, as image.RGBA is) onto dst with its
+// top-left corner at at. It is draw.Draw's Over for RGBA onto RGBA, made
+// quicker for pictures that are mostly opaque or empty, as cards and chips
+// are: those pixels are copied or skipped without arithmetic.
+func over(dst, src *image.RGBA, at image.Point) {
+	r := src.Bounds().Add(at).Intersect(dst.Bounds())
+	if r.Empty() {
+		return
+	}
+	sp := r.Min.Sub(at)
+	w := r.Dx()
+	for y := 0; y < r.Dy(); y++ {
+		d := dst.Pix[dst.PixOffset(r.Min.X, r.Min.Y+y):][:4*w]
+		s := src.Pix[src.PixOffset(sp.X, sp.Y+y):][:4*w]
+		for i := 0; i+3 < len(s) && i+3 < len(d); i += 4 {
+			switch a := uint32(s[i+3]); a {
+			case 0:
+			case 0xff:
+				copy(d[i:i+4], s[i:i+4])
+			default:
+				k := 0xff - a
+				d[i] = uint8(uint32(s[i]) + (uint32(d[i])*k+0x7f)/0xff)
+				d[i+1] = uint8(uint32(s[i+1]) + (uint32(d[i+1])*k+0x7f)/0xff)
+				d[i+2] = uint8(uint32(s[i+2]) + (uint32(d[i+2])*k+0x7f)/0xff)
+				d[i+3] = uint8(a + (uint32(d[i+3])*k+0x7f)/0xff)
+			}
+		}
+	}
+}
+
+// pill fills a rectangle with round ends (its corner radius half its
+// height): a flat middle and two discs, so that only the ends are
+// rasterized. The box is snapped to whole pixels.
+func (p *painter) pill(x, y, w, h float32, col color.Color) {
+	x, y, w, h = round(x), round(y), round(w), round(h)
+	r := h / 2
+	if w <= h {
+		p.roundRect(x, y, w, h, r, col)
+		return
+	}
+	p.rect(image.Rect(int(x+r), int(y), int(x+w-r), int(y+h)), col)
+	p.circle(x+r, y+r, r, col)
+	p.circle(x+w-r, y+r, r, col)
+}

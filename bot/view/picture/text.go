@@ -162,6 +162,18 @@ func fit(f font.Face, s string, max int) string {
 	return ""
 }
 
+// shrink finds the largest size from size down to least (in 1 px steps) at
+// which s fits in max pixels, and cuts s with an ellipsis only when even the
+// least does not fit. Amounts use it: a number cut short would misinform.
+func (ts *typeset) shrink(bold bool, s string, max int, size, least float64) (font.Face, string) {
+	f := ts.face(bold, size)
+	for size > least && width(f, s) > max {
+		size--
+		f = ts.face(bold, size)
+	}
+	return f, fit(f, s, max)
+}
+
 // width is s's advance in whole pixels.
 func width(f font.Face, s string) int { return font.MeasureString(f, s).Ceil() }
 
