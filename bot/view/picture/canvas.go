@@ -9,12 +9,22 @@ import (
 // The picture is one fixed size, so that it lands the same in every embed
 // and its static parts (the rail, the felt, the printed line and wordmark)
 // are drawn once and copied into each render.
+//
+// The layout is written for a 1240 x 790 table and drawn at k times that.
+// Discord shows an embed's image about 500 px wide whatever its size, so
+// what matters there is how large the words are against the whole; k sets
+// only the full-size view's sharpness against the cost of every pixel
+// (drawing, quantizing and compressing grow with the area).
 const (
-	canvasW = 1240
-	canvasH = 790
-	seatW   = 200 // a seat's box at scale 1
+	k       = 0.8
+	canvasW = 992 // 1240 k
+	canvasH = 632 // 790 k
+	seatW   = 200 // a seat's box at scale 1, in layout units
 	seatH   = 176
 )
+
+// px rounds a layout length down to whole pixels.
+func px(v float32) int { return int(v) }
 
 // box is where one seat is drawn: top-left corner and scale.
 type box struct {
@@ -46,7 +56,7 @@ var slotsFor = [10][]int{
 }
 
 // bankerBox is the head of the table.
-var bankerBox = box{x: canvasW/2 - seatW/2, y: 40, s: 1}
+var bankerBox = box{x: canvasW/2 - seatW*k/2, y: 40 * k, s: k}
 
 // playerBoxes lays out n players. Up to nine take the fixed places; more
 // (a table configured above ten seats) are shrunk onto the same U: a column
@@ -56,24 +66,25 @@ func playerBoxes(n int) []box {
 	if n <= 9 {
 		for _, i := range slotsFor[n] {
 			c := slots[i]
-			out = append(out, box{x: c[0] - seatW/2, y: c[1] - seatH/2, s: 1})
+			out = append(out, box{x: (c[0] - seatW/2) * k, y: (c[1] - seatH/2) * k, s: k})
 		}
 		return out
 	}
 	side := (n + 3) / 5 // seats in each side column
 	bottom := n - 2*side
-	s := min(float32(1), float32(canvasW-80)/float32(bottom*seatW+(bottom-1)*8), float32(390)/float32(side*seatH))
+	m := float32(40 * k) // margin from the picture's edge
+	s := min(k, (canvasW-2*m)/float32(bottom*seatW+(bottom-1)*8), 390*k/float32(side*seatH))
 	w, h := seatW*s, seatH*s
-	colY := func(i int) float32 { return 560 - float32(side-i)*h }
+	colY := func(i int) float32 { return 560*k - float32(side-i)*h }
 	for i := 0; i < side; i++ { // right column, top to bottom
-		out = append(out, box{x: canvasW - 40 - w, y: colY(i), s: s})
+		out = append(out, box{x: canvasW - m - w, y: colY(i), s: s})
 	}
-	gap := (float32(canvasW-80) - float32(bottom)*w) / float32(max(bottom-1, 1))
+	gap := (canvasW - 2*m - float32(bottom)*w) / float32(max(bottom-1, 1))
 	for i := 0; i < bottom; i++ { // bottom row, right to left
-		out = append(out, box{x: canvasW - 40 - w - float32(i)*(w+gap), y: canvasH - 40 - h, s: s})
+		out = append(out, box{x: canvasW - m - w - float32(i)*(w+gap), y: canvasH - m - h, s: s})
 	}
 	for i := side - 1; i >= 0; i-- { // left column, bottom to top
-		out = append(out, box{x: 40, y: colY(i), s: s})
+		out = append(out, box{x: m, y: colY(i), s: s})
 	}
 	return out
 }
@@ -89,14 +100,14 @@ func drawBackground() {
 	p := &painter{dst: img}
 	p.rect(img.Bounds(), colBackground)
 	W, H := float32(canvasW), float32(canvasH)
-	p.roundRect(6, 6, W-12, H-12, 180, colRail)
-	p.ring(10, 10, W-20, H-20, 176, 3, colRailLight)
-	p.roundRect(24, 24, W-48, H-48, 162, colFeltDark)
-	p.roundRect(34, 34, W-68, H-68, 152, colFelt)
-	p.roundRect(150, 150, W-300, H-300, 110, colFeltLight)
-	p.ring(58, 58, W-116, H-116, 130, 2, colFeltLine)
+	p.roundRect(6*k, 6*k, W-12*k, H-12*k, 180*k, colRail)
+	p.ring(10*k, 10*k, W-20*k, H-20*k, 176*k, 3*k, colRailLight)
+	p.roundRect(24*k, 24*k, W-48*k, H-48*k, 162*k, colFeltDark)
+	p.roundRect(34*k, 34*k, W-68*k, H-68*k, 152*k, colFelt)
+	p.roundRect(150*k, 150*k, W-300*k, H-300*k, 110*k, colFeltLight)
+	p.ring(58*k, 58*k, W-116*k, H-116*k, 130*k, 2, colFeltLine)
 	ts := newTypeset()
-	textCentered(img, ts.face(true, 70), "PONTOON", canvasW/2, 455, colFelt)
+	textCentered(img, ts.face(true, 70*k), "PONTOON", canvasW/2, px(455*k), colFelt)
 	background = img
 	paletteOnce.Do(buildPalette)
 	backgroundP = image.NewPaletted(img.Bounds(), pal)
@@ -134,7 +145,7 @@ func (c *canvas) prepare(areas []image.Rectangle) {
 	}
 }
 
-var centreArea = area(228, 228, canvasW-456, 134)
+var centreArea = area(228*k, 228*k, canvasW-456*k, 134*k)
 
 // canvases keeps the RGBA images of finished drawings for the next ones: a
 // picture is 4 MB before it is quantized.
@@ -207,8 +218,8 @@ func (c *canvas) paint(t Table) {
 func (c *canvas) centre(t Table) {
 	cx := canvasW / 2
 	if t.Labels.Title != "" {
-		f := c.ts.face(true, 24)
-		textCentered(c.img, f, fit(f, t.Labels.Title, 640), cx, 248, colMuted)
+		f := c.ts.face(true, 24*k)
+		textCentered(c.img, f, fit(f, t.Labels.Title, px(640*k)), cx, px(248*k), colMuted)
 	}
 	type pot struct {
 		label  string
@@ -219,19 +230,19 @@ func (c *canvas) centre(t Table) {
 	if t.ShowKitty {
 		pots = append(pots, pot{t.Labels.Kitty, t.Labels.amount(t.Kitty), [2]colorPair{{colChipBlue, colCard}, {colChipBlue, colCard}}})
 	}
-	lf := c.ts.face(false, 21)
-	const potW = 290
-	x0 := cx - (len(pots)*potW)/2
+	lf := c.ts.face(false, 21*k)
+	const potW = 290 * k
+	x0 := float32(cx) - float32(len(pots))*potW/2
 	for i, pt := range pots {
-		x := x0 + i*potW
-		c.chipStack(float32(x+36), 330, 20, pt.chip)
-		tx := x + 70
-		textMax := potW - 80
+		x := x0 + float32(i)*potW
+		c.chipStack(x+36*k, 330*k, 20*k, pt.chip)
+		tx := int(x + 70*k)
+		textMax := int(potW - 80*k)
 		if pt.label != "" {
-			text(c.img, lf, fit(lf, pt.label, textMax), tx, 310, colMuted)
+			text(c.img, lf, fit(lf, pt.label, textMax), tx, px(310*k), colMuted)
 		}
-		af, amount := c.ts.shrink(true, pt.amount, textMax, 34, 18)
-		text(c.img, af, amount, tx, 340, colText)
+		af, amount := c.ts.shrink(true, pt.amount, textMax, 34*k, 15)
+		text(c.img, af, amount, tx, px(340*k), colText)
 	}
 }
 
