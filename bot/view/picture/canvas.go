@@ -148,10 +148,10 @@ func (c *canvas) prepare(areas []image.Rectangle) {
 var centreArea = area(228*k, 228*k, canvasW-456*k, 134*k)
 
 // canvases keeps the RGBA images of finished drawings for the next ones: a
-// picture is 4 MB before it is quantized.
+// picture is 2.5 MB before it is quantized.
 var canvases sync.Pool
 
-func newCanvas(Table) *canvas {
+func newCanvas() *canvas {
 	backgroundOnce.Do(drawBackground)
 	img, _ := canvases.Get().(*image.RGBA)
 	if img == nil {
@@ -199,7 +199,7 @@ func (c *canvas) paint(t Table) {
 	boxes := playerBoxes(len(players))
 	areas := []image.Rectangle{centreArea}
 	if banker != nil {
-		areas = append(areas, area(bankerBox.x, bankerBox.y, seatW, seatH))
+		areas = append(areas, area(bankerBox.x, bankerBox.y, seatW*bankerBox.s, seatH*bankerBox.s))
 	}
 	for _, b := range boxes {
 		areas = append(areas, area(b.x, b.y, seatW*b.s, seatH*b.s))
@@ -402,8 +402,8 @@ func (c *canvas) hands(st Seat, b box, l Labels) {
 			switch {
 			case !hc.FaceUp && h.Own:
 				kind = cardOwn
-			case !hc.FaceUp:
-				kind = cardBack
+			case !hc.FaceUp, !validCard(hc.Card):
+				kind = cardBack // a card that is no card shows its back, not a made-up face
 			}
 			img := cardImage(hc.Card, cw, kind)
 			at := image.Pt(int(left+float32(j)*step), int(top))

@@ -63,6 +63,10 @@ var pipRows = map[game.Rank][][2]float32{
 	10: {{0, 0}, {2, 0}, {1, 1.0 / 6}, {0, 1.0 / 3}, {2, 1.0 / 3}, {0, 2.0 / 3}, {2, 2.0 / 3}, {1, 5.0 / 6}, {0, 1}, {2, 1}},
 }
 
+func validCard(c game.Card) bool {
+	return c.Rank >= game.Ace && c.Rank <= game.King && c.Suit <= game.Clubs
+}
+
 // rankIndex is the corner index of a rank: the international letters.
 func rankIndex(r game.Rank) string {
 	switch r {

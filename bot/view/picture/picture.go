@@ -115,10 +115,7 @@ type Picture struct {
 // Render draws the table. It is safe for concurrent use; it fails only when
 // the PNG cannot be encoded.
 func Render(t Table) (Picture, error) {
-	img, err := renderImage(t)
-	if err != nil {
-		return Picture{}, err
-	}
+	img := renderImage(t)
 	var buf bytes.Buffer
 	buf.Grow(64 << 10)
 	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderPool}
@@ -130,8 +127,8 @@ func Render(t Table) (Picture, error) {
 }
 
 // renderImage renders the table into a paletted image.
-func renderImage(t Table) (*image.Paletted, error) {
-	c := newCanvas(t)
+func renderImage(t Table) *image.Paletted {
+	c := newCanvas()
 	c.paint(t)
-	return c.quantize(), nil
+	return c.quantize()
 }
