@@ -79,12 +79,14 @@ func TestUploadTablePicture(t *testing.T) {
 	msg, err := discordapi.SendMessage(s, channelID, &discordgo.MessageSend{Embeds: tableEmbed()}, tableUpload(first))
 	require.NoError(t, err)
 	require.Empty(t, srv.Failures())
-	require.Len(t, msg.Attachments, 1)
-	assert.Equal(t, picture.FileName, msg.Attachments[0].Filename)
-	assert.Equal(t, first.Width, msg.Attachments[0].Width)
-	assert.Equal(t, first.Height, msg.Attachments[0].Height)
+	// The embed shows the picture, so, as on Discord, the message's
+	// attachments array leaves it out; the fake still holds it.
+	assert.Empty(t, msg.Attachments)
+	assert.Equal(t, first.Width, msg.Embeds[0].Image.Width)
+	assert.Equal(t, first.Height, msg.Embeds[0].Image.Height)
 	atts := srv.Attachments(msg.ID)
 	require.Len(t, atts, 1)
+	assert.Equal(t, picture.FileName, atts[0].Filename)
 	assert.Equal(t, first.Alt, atts[0].Description)
 	assert.Contains(t, first.Alt, "Alice (Banker): K♥, face down")
 	served := fetch(t, msg.Embeds[0].Image.URL)
@@ -99,8 +101,8 @@ func TestUploadTablePicture(t *testing.T) {
 	edit.Embeds = &embeds
 	kept, err := s.ChannelMessageEditComplex(edit)
 	require.NoError(t, err)
-	require.Len(t, kept.Attachments, 1)
-	assert.Equal(t, msg.Attachments[0].ID, kept.Attachments[0].ID)
+	require.Len(t, srv.Attachments(msg.ID), 1)
+	assert.Equal(t, atts[0].ID, srv.Attachments(msg.ID)[0].ID)
 	assert.Equal(t, first.PNG, fetch(t, kept.Embeds[0].Image.URL))
 
 	// The next moment that matters replaces it.
@@ -110,8 +112,8 @@ func TestUploadTablePicture(t *testing.T) {
 	edit.Embeds = &embeds
 	got, err := discordapi.EditMessage(s, edit, tableUpload(second))
 	require.NoError(t, err)
-	require.Len(t, got.Attachments, 1, "the old picture is gone")
-	assert.NotEqual(t, msg.Attachments[0].ID, got.Attachments[0].ID)
+	require.Len(t, srv.Attachments(msg.ID), 1, "the old picture is gone")
+	assert.NotEqual(t, atts[0].ID, srv.Attachments(msg.ID)[0].ID)
 	assert.Equal(t, second.PNG, fetch(t, got.Embeds[0].Image.URL))
 	assert.Equal(t, second.Alt, srv.Attachments(msg.ID)[0].Description)
 	assert.Empty(t, srv.Failures())
@@ -153,14 +155,14 @@ func TestRespondWithPicture(t *testing.T) {
 	edited, err := r.WaitEdit(3 * time.Second)
 	require.NoError(t, err)
 	require.NoError(t, <-done)
-	require.Len(t, edited.Attachments, 1)
+	require.Len(t, srv.Attachments(edited.ID), 1)
 	assert.Equal(t, tablePicture(t, 20).Alt, srv.Attachments(edited.ID)[0].Description)
 
 	_, err = srv.Click(channelID, edited.ID, member, "deal")
 	require.NoError(t, err)
 	require.NoError(t, <-done)
 	m := srv.Message(channelID, edited.ID)
-	require.Len(t, m.Attachments, 1)
+	require.Len(t, srv.Attachments(edited.ID), 1)
 	want := tablePicture(t, 40)
 	assert.Equal(t, want.PNG, fetch(t, m.Embeds[0].Image.URL))
 	assert.Equal(t, want.Alt, srv.Attachments(edited.ID)[0].Description)

@@ -126,8 +126,10 @@
 // without one it keeps the old files and appends the new. An embed's
 // attachment://name (image, thumbnail, author and footer icons) must name a
 // .png, .jpg, .jpeg, .webp or .gif file of the message; the stored embed
-// then points at the attachment's URL with its width and height, as on
-// Discord. The bytes are kept (Attachments) and served at that URL.
+// then points at the attachment's URL with its width and height, and the
+// message's attachments array leaves that file out, as on Discord ("files
+// that are not referenced in embeds"). The bytes are kept (Attachments, which
+// lists every file a message holds) and served at that URL.
 //
 // # Gateway
 //

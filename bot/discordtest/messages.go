@@ -120,8 +120,11 @@ func normalizeEmbeds(raw json.RawMessage) json.RawMessage {
 // msgJSONLocked renders m as Discord's message object.
 func (s *Server) msgJSONLocked(m *message) map[string]any {
 	atts := make([]any, 0, len(m.attachments))
+	shown := shownInEmbeds(m)
 	for _, a := range m.attachments {
-		atts = append(atts, s.attachmentJSONLocked(m, a))
+		if !shown[a] {
+			atts = append(atts, s.attachmentJSONLocked(m, a))
+		}
 	}
 	embeds := json.RawMessage("[]")
 	if m.embeds != nil {
@@ -235,7 +238,9 @@ func (s *Server) Ephemerals(userID string) []*discordgo.Message {
 	return out
 }
 
-// Attachments returns the files of a message with their bytes.
+// Attachments returns the files of a message with their bytes: all it
+// holds, those its embeds show included (which Discord leaves out of the
+// message's attachments array).
 func (s *Server) Attachments(messageID string) []Attachment {
 	s.mu.Lock()
 	defer s.mu.Unlock()

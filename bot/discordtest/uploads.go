@@ -256,11 +256,8 @@ func checkAttachmentRefs(n *message, prefix string) *apiError {
 	}
 	var errs []fieldError
 	for i, e := range embeds {
-		for _, field := range []string{"image", "thumbnail", "author", "footer"} {
-			key := "url"
-			if field == "author" || field == "footer" {
-				key = "icon_url"
-			}
+		for _, f := range embedFields {
+			field, key := f[0], f[1]
 			var obj map[string]json.RawMessage
 			if json.Unmarshal(e[field], &obj) != nil {
 				continue
@@ -330,6 +327,52 @@ func (s *Server) attachmentJSONLocked(m *message, a *Attachment) map[string]any 
 	return out
 }
 
+// embedFields are the embed fields that may show an attachment, with the key
+// of their url.
+var embedFields = [...][2]string{{"image", "url"}, {"thumbnail", "url"}, {"author", "icon_url"}, {"footer", "icon_url"}}
+
+// shownInEmbeds lists the attachments m's embeds show through attachment://
+// urls (the first of that filename, as the url resolves). Discord leaves
+// them out of the message's attachments array, which lists "any attached
+// files that are not referenced in embeds or components".
+func shownInEmbeds(m *message) map[*Attachment]bool {
+	if emptyArray(m.embeds) || !bytes.Contains(bytes.ToLower(m.embeds), []byte("attachment://")) {
+		return nil
+	}
+	var embeds []map[string]map[string]any
+	if json.Unmarshal(m.embeds, &embeds) != nil {
+		// Some field is not an object; fall back to the loose shape.
+		var loose []map[string]any
+		if json.Unmarshal(m.embeds, &loose) != nil {
+			return nil
+		}
+		embeds = make([]map[string]map[string]any, len(loose))
+		for i, e := range loose {
+			embeds[i] = map[string]map[string]any{}
+			for _, f := range embedFields {
+				if obj, ok := e[f[0]].(map[string]any); ok {
+					embeds[i][f[0]] = obj
+				}
+			}
+		}
+	}
+	out := map[*Attachment]bool{}
+	for _, e := range embeds {
+		for _, f := range embedFields {
+			u, _ := e[f[0]][f[1]].(string)
+			if name, ok := attachmentName(u); ok {
+				for _, a := range m.attachments {
+					if a.Filename == name {
+						out[a] = true
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // embedsJSONLocked returns m's embeds as Discord returns them: an
 // attachment:// url becomes the attachment's own url, with proxy_url and,
 // for an image, its width and height.
@@ -342,11 +385,8 @@ func (s *Server) embedsJSONLocked(m *message) json.RawMessage {
 		return m.embeds
 	}
 	for _, e := range embeds {
-		for _, field := range []string{"image", "thumbnail", "author", "footer"} {
-			key := "url"
-			if field == "author" || field == "footer" {
-				key = "icon_url"
-			}
+		for _, f := range embedFields {
+			field, key := f[0], f[1]
 			obj, _ := e[field].(map[string]any)
 			u, _ := obj[key].(string)
 			name, ok := attachmentName(u)

@@ -133,17 +133,18 @@ func TestChannelUploads(t *testing.T) {
 			Files:  []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(data)}},
 		})
 		require.NoError(t, err)
-		require.Len(t, msg.Attachments, 1)
-		a := msg.Attachments[0]
-		assert.Equal(t, "table.png", a.Filename)
-		assert.Equal(t, 40, a.Width)
-		assert.Equal(t, 30, a.Height)
-		assert.Equal(t, len(data), a.Size)
+		// As on Discord, a file the embed shows is not in the message's
+		// attachments array ("files that are not referenced in embeds"),
+		// and the stored embed points at the file itself, with its size.
+		assert.Empty(t, msg.Attachments)
+		held := srv.Attachments(msg.ID)
+		require.Len(t, held, 1)
+		assert.Equal(t, "table.png", held[0].Filename)
 		require.Len(t, msg.Embeds, 1)
 		require.NotNil(t, msg.Embeds[0].Image)
-		// As on Discord, the stored embed points at the attachment itself.
-		assert.Equal(t, a.URL, msg.Embeds[0].Image.URL)
+		assert.Contains(t, msg.Embeds[0].Image.URL, "/"+held[0].ID+"/table.png")
 		assert.Equal(t, 40, msg.Embeds[0].Image.Width)
+		assert.Equal(t, 30, msg.Embeds[0].Image.Height)
 		assert.Equal(t, data, get(t, msg.Embeds[0].Image.URL))
 		assert.Empty(t, srv.Failures())
 	})
@@ -157,8 +158,25 @@ func TestChannelUploads(t *testing.T) {
 			Files: []*discordgo.File{pngFile(t, "table.png", 8, 8), pngFile(t, "hand.png", 4, 4)},
 		})
 		require.NoError(t, err)
-		require.Len(t, msg.Attachments, 2)
-		assert.Equal(t, msg.Attachments[1].URL, msg.Embeds[0].Thumbnail.URL)
+		assert.Empty(t, msg.Attachments)
+		require.Len(t, srv.Attachments(msg.ID), 2)
+		assert.Equal(t, 8, msg.Embeds[0].Image.Width)
+		assert.Equal(t, 4, msg.Embeds[0].Thumbnail.Width)
+		assert.Contains(t, msg.Embeds[0].Thumbnail.URL, "/hand.png")
+		assert.Empty(t, srv.Failures())
+	})
+
+	t.Run("a file the embed does not show is listed", func(t *testing.T) {
+		srv.ClearFailures()
+		msg, err := s.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
+			Embeds: imageEmbed("attachment://table.png"),
+			Files: []*discordgo.File{pngFile(t, "table.png", 8, 8),
+				{Name: "round-12.json", ContentType: "application/json", Reader: bytes.NewReader([]byte("{}"))}},
+		})
+		require.NoError(t, err)
+		require.Len(t, msg.Attachments, 1)
+		assert.Equal(t, "round-12.json", msg.Attachments[0].Filename)
+		assert.Len(t, srv.Attachments(msg.ID), 2)
 		assert.Empty(t, srv.Failures())
 	})
 
@@ -272,7 +290,7 @@ func TestChannelUploads(t *testing.T) {
 			Files:  []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(first)}},
 		})
 		require.NoError(t, err)
-		oldID := msg.Attachments[0].ID
+		oldID := srv.Attachments(msg.ID)[0].ID
 
 		// Without an attachments array the old file stays and new ones are
 		// appended.
@@ -282,8 +300,11 @@ func TestChannelUploads(t *testing.T) {
 		edit.Files = []*discordgo.File{pngFile(t, "log.png", 2, 2)}
 		got, err := s.ChannelMessageEditComplex(edit)
 		require.NoError(t, err)
-		require.Len(t, got.Attachments, 2)
-		assert.Equal(t, oldID, got.Attachments[0].ID)
+		held := srv.Attachments(msg.ID)
+		require.Len(t, held, 2)
+		assert.Equal(t, oldID, held[0].ID)
+		require.Len(t, got.Attachments, 1, "log.png, which no embed shows")
+		assert.Equal(t, "log.png", got.Attachments[0].Filename)
 		assert.Equal(t, first, get(t, got.Embeds[0].Image.URL), "attachment://table.png still names the first upload")
 
 		// Listing the new file's placeholder (and not the old id) replaces
@@ -295,8 +316,10 @@ func TestChannelUploads(t *testing.T) {
 		edit.Attachments = &[]*discordgo.MessageAttachment{{ID: "0", Filename: "table.png"}}
 		got, err = s.ChannelMessageEditComplex(edit)
 		require.NoError(t, err)
-		require.Len(t, got.Attachments, 1)
-		assert.NotEqual(t, oldID, got.Attachments[0].ID)
+		held = srv.Attachments(msg.ID)
+		require.Len(t, held, 1, "the old picture and log.png are gone")
+		assert.NotEqual(t, oldID, held[0].ID)
+		assert.Empty(t, got.Attachments)
 		assert.Equal(t, 20, got.Embeds[0].Image.Width)
 		assert.Equal(t, second, get(t, got.Embeds[0].Image.URL))
 
@@ -308,19 +331,21 @@ func TestChannelUploads(t *testing.T) {
 		edit.Attachments = &[]*discordgo.MessageAttachment{}
 		_, err = s.ChannelMessageEditComplex(edit)
 		rejected(t, srv, err, 400, 50035, "embeds.0.image.url")
-		assert.Len(t, srv.Message(channelID, msg.ID).Attachments, 1, "a rejected edit changes nothing")
+		assert.Equal(t, held, srv.Attachments(msg.ID), "a rejected edit changes nothing")
 
-		// Keeping an old attachment by its id.
+		// Keeping an old attachment by its id: the embed, left as it was,
+		// still shows it.
 		srv.ClearFailures()
-		keep := srv.Message(channelID, msg.ID).Attachments[0].ID
+		keep := held[0].ID
 		edit = discordgo.NewMessageEdit(channelID, msg.ID)
 		content := "kept"
 		edit.Content = &content
 		edit.Attachments = &[]*discordgo.MessageAttachment{{ID: keep, Filename: "table.png"}}
 		got, err = s.ChannelMessageEditComplex(edit)
 		require.NoError(t, err)
-		require.Len(t, got.Attachments, 1)
-		assert.Equal(t, keep, got.Attachments[0].ID)
+		require.Len(t, srv.Attachments(msg.ID), 1)
+		assert.Equal(t, keep, srv.Attachments(msg.ID)[0].ID)
+		assert.Equal(t, second, get(t, got.Embeds[0].Image.URL))
 		assert.Empty(t, srv.Failures())
 	})
 }
@@ -346,8 +371,8 @@ func TestInteractionUploads(t *testing.T) {
 	r, err := h.probe(bob, "picture")
 	require.NoError(t, err)
 	require.NoError(t, h.handlerErr(t))
-	require.Len(t, r.Message.Attachments, 1)
-	assert.Equal(t, r.Message.Attachments[0].URL, r.Message.Embeds[0].Image.URL)
+	require.Len(t, srv.Attachments(r.Message.ID), 1)
+	assert.Empty(t, r.Message.Attachments, "the embed shows it")
 	assert.Equal(t, 30, r.Message.Embeds[0].Image.Width)
 	h.noFailures(t)
 
@@ -366,7 +391,7 @@ func TestInteractionUploads(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, h.handlerErr(t))
 		m := srv.Message(channelID, r.Message.ID)
-		require.Len(t, m.Attachments, 1)
+		require.Len(t, srv.Attachments(r.Message.ID), 1)
 		assert.Equal(t, 60, m.Embeds[0].Image.Width)
 		assert.Equal(t, 60, u.Message.Embeds[0].Image.Width)
 		h.noFailures(t)
@@ -422,12 +447,12 @@ func TestInteractionUploads(t *testing.T) {
 		require.NoError(t, err)
 		edited, err := r.WaitEdit(3 * time.Second)
 		require.NoError(t, err)
-		require.Len(t, edited.Attachments, 1)
+		require.Len(t, srv.Attachments(edited.ID), 1)
 		assert.Equal(t, 12, edited.Embeds[0].Image.Width)
 		f, err := r.WaitFollowup(3 * time.Second)
 		require.NoError(t, err)
 		require.NoError(t, h.handlerErr(t))
-		require.Len(t, f.Attachments, 1)
+		require.Len(t, srv.Attachments(f.ID), 1)
 		assert.Equal(t, 14, f.Embeds[0].Image.Width)
 		h.noFailures(t)
 	})
