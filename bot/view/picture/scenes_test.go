@@ -41,7 +41,7 @@ var english = Labels{
 }
 
 // tenSeatsPlaying is a 10-seat table mid-round: the banker's cards face
-// down, players with two to five cards, a split seat, and Dana to play.
+// down, players with two to five cards, and a split seat playing its second hand.
 func tenSeatsPlaying() Table {
 	return Table{
 		Bank: 4250, Labels: english,
@@ -49,10 +49,10 @@ func tenSeatsPlaying() Table {
 			{Name: "Alice", Banker: true, Hands: []Hand{{Cards: cards("KH 7S", false, false)}}},
 			{Name: "Bartholomew the Magnificent", Hands: []Hand{{Cards: cards("9D 5C 6H", false, true, true), Stake: 20}}},
 			{Name: "Chloé", Hands: []Hand{{Cards: cards("AS TD", false, false), Stake: 50}}},
-			{Name: "Dana", Turn: true, Hands: []Hand{{Cards: cards("3C 2H 4S 5D", false, false, true, true), Stake: 15}}},
+			{Name: "Dana", Hands: []Hand{{Cards: cards("3C 2H 4S 5D", false, false, true, true), Stake: 15}}},
 			{Name: "Émile", Hands: []Hand{{Cards: cards("8S", false), Stake: 10}}},
 			{Name: "Фёдор", Hands: []Hand{{Cards: cards("QC JH", false, false), Stake: 100}}},
-			{Name: "Γιώργος", Hands: []Hand{{Cards: cards("8H 8C", true, false), Stake: 25}, {Cards: cards("8D 3S", true, false), Stake: 25}}},
+			{Name: "Γιώργος", Turn: true, Hands: []Hand{{Cards: cards("8H 8C", true, false), Stake: 25}, {Cards: cards("8D 3S", true, false), Stake: 25, Turn: true}}},
 			{Name: "Łukasz", Hands: []Hand{{Cards: cards("2S 3H 2D 4C 6S", false, true, true, true, true), Stake: 5}}},
 			{Name: "Nur", Hands: []Hand{{Cards: cards("7D 7H", false, false), Stake: 40}}},
 			{Name: "Wulan Sari", Hands: []Hand{{Cards: cards("9S KD", false, false), Stake: 1200}}},
