@@ -10,15 +10,15 @@ import (
 // and its static parts (the rail, the felt, the printed line and wordmark)
 // are drawn once and copied into each render.
 //
-// The layout is written for a 1240 x 790 table and drawn at k times that.
+// The layout is written for a 1240 x 790 table and drawn at zoom times that.
 // Discord shows an embed's image about 500 px wide whatever its size, so
-// what matters there is how large the words are against the whole; k sets
+// what matters there is how large the words are against the whole; zoom sets
 // only the full-size view's sharpness against the cost of every pixel
 // (drawing, quantizing and compressing grow with the area).
 const (
-	k       = 0.8
-	canvasW = 992 // 1240 k
-	canvasH = 632 // 790 k
+	zoom    = 0.8
+	canvasW = 992 // 1240 zoom
+	canvasH = 632 // 790 zoom
 	seatW   = 200 // a seat's box at scale 1, in layout units
 	seatH   = 176
 )
@@ -56,7 +56,7 @@ var slotsFor = [10][]int{
 }
 
 // bankerBox is the head of the table.
-var bankerBox = box{x: canvasW/2 - seatW*k/2, y: 40 * k, s: k}
+var bankerBox = box{x: canvasW/2 - seatW*zoom/2, y: 40 * zoom, s: zoom}
 
 // playerBoxes lays out n players. Up to nine take the fixed places; more
 // (a table configured above ten seats) are shrunk onto the same U: a column
@@ -66,16 +66,16 @@ func playerBoxes(n int) []box {
 	if n <= 9 {
 		for _, i := range slotsFor[n] {
 			c := slots[i]
-			out = append(out, box{x: (c[0] - seatW/2) * k, y: (c[1] - seatH/2) * k, s: k})
+			out = append(out, box{x: (c[0] - seatW/2) * zoom, y: (c[1] - seatH/2) * zoom, s: zoom})
 		}
 		return out
 	}
 	side := (n + 3) / 5 // seats in each side column
 	bottom := n - 2*side
-	m := float32(40 * k) // margin from the picture's edge
-	s := min(k, (canvasW-2*m)/float32(bottom*seatW+(bottom-1)*8), 390*k/float32(side*seatH))
+	m := float32(40 * zoom) // margin from the picture's edge
+	s := min(zoom, (canvasW-2*m)/float32(bottom*seatW+(bottom-1)*8), 390*zoom/float32(side*seatH))
 	w, h := seatW*s, seatH*s
-	colY := func(i int) float32 { return 560*k - float32(side-i)*h }
+	colY := func(i int) float32 { return 560*zoom - float32(side-i)*h }
 	for i := 0; i < side; i++ { // right column, top to bottom
 		out = append(out, box{x: canvasW - m - w, y: colY(i), s: s})
 	}
@@ -100,14 +100,14 @@ func drawBackground() {
 	p := &painter{dst: img}
 	p.rect(img.Bounds(), colBackground)
 	W, H := float32(canvasW), float32(canvasH)
-	p.roundRect(6*k, 6*k, W-12*k, H-12*k, 180*k, colRail)
-	p.ring(10*k, 10*k, W-20*k, H-20*k, 176*k, 3*k, colRailLight)
-	p.roundRect(24*k, 24*k, W-48*k, H-48*k, 162*k, colFeltDark)
-	p.roundRect(34*k, 34*k, W-68*k, H-68*k, 152*k, colFelt)
-	p.roundRect(150*k, 150*k, W-300*k, H-300*k, 110*k, colFeltLight)
-	p.ring(58*k, 58*k, W-116*k, H-116*k, 130*k, 2, colFeltLine)
+	p.roundRect(6*zoom, 6*zoom, W-12*zoom, H-12*zoom, 180*zoom, colRail)
+	p.ring(10*zoom, 10*zoom, W-20*zoom, H-20*zoom, 176*zoom, 3*zoom, colRailLight)
+	p.roundRect(24*zoom, 24*zoom, W-48*zoom, H-48*zoom, 162*zoom, colFeltDark)
+	p.roundRect(34*zoom, 34*zoom, W-68*zoom, H-68*zoom, 152*zoom, colFelt)
+	p.roundRect(150*zoom, 150*zoom, W-300*zoom, H-300*zoom, 110*zoom, colFeltLight)
+	p.ring(58*zoom, 58*zoom, W-116*zoom, H-116*zoom, 130*zoom, 2, colFeltLine)
 	ts := newTypeset()
-	textCentered(img, ts.face(true, 70*k), "PONTOON", canvasW/2, px(455*k), colFelt)
+	textCentered(img, ts.face(true, 70*zoom), "PONTOON", canvasW/2, px(455*zoom), colFelt)
 	background = img
 	paletteOnce.Do(buildPalette)
 	backgroundP = image.NewPaletted(img.Bounds(), pal)
@@ -145,7 +145,7 @@ func (c *canvas) prepare(areas []image.Rectangle) {
 	}
 }
 
-var centreArea = area(228*k, 228*k, canvasW-456*k, 134*k)
+var centreArea = area(228*zoom, 228*zoom, canvasW-456*zoom, 134*zoom)
 
 // canvases keeps the RGBA images of finished drawings for the next ones: a
 // picture is 2.5 MB before it is quantized.
@@ -218,8 +218,8 @@ func (c *canvas) paint(t Table) {
 func (c *canvas) centre(t Table) {
 	cx := canvasW / 2
 	if t.Labels.Title != "" {
-		f := c.ts.face(true, 24*k)
-		textCentered(c.img, f, fit(f, t.Labels.Title, px(640*k)), cx, px(248*k), colMuted)
+		f := c.ts.face(true, 24*zoom)
+		textCentered(c.img, f, fit(f, t.Labels.Title, px(640*zoom)), cx, px(248*zoom), colMuted)
 	}
 	type pot struct {
 		label  string
@@ -230,19 +230,19 @@ func (c *canvas) centre(t Table) {
 	if t.ShowKitty {
 		pots = append(pots, pot{t.Labels.Kitty, t.Labels.amount(t.Kitty), [2]colorPair{{colChipBlue, colCard}, {colChipBlue, colCard}}})
 	}
-	lf := c.ts.face(false, 21*k)
-	const potW = 290 * k
+	lf := c.ts.face(false, 21*zoom)
+	const potW = 290 * zoom
 	x0 := float32(cx) - float32(len(pots))*potW/2
 	for i, pt := range pots {
 		x := x0 + float32(i)*potW
-		c.chipStack(x+36*k, 330*k, 20*k, pt.chip)
-		tx := int(x + 70*k)
-		textMax := int(potW - 80*k)
+		c.chipStack(x+36*zoom, 330*zoom, 20*zoom, pt.chip)
+		tx := int(x + 70*zoom)
+		textMax := int(potW - 80*zoom)
 		if pt.label != "" {
-			text(c.img, lf, fit(lf, pt.label, textMax), tx, px(310*k), colMuted)
+			text(c.img, lf, fit(lf, pt.label, textMax), tx, px(310*zoom), colMuted)
 		}
-		af, amount := c.ts.shrink(true, pt.amount, textMax, 34*k, 15)
-		text(c.img, af, amount, tx, px(340*k), colText)
+		af, amount := c.ts.shrink(true, pt.amount, textMax, 34*zoom, 15)
+		text(c.img, af, amount, tx, px(340*zoom), colText)
 	}
 }
 
@@ -275,14 +275,14 @@ type chipKey struct {
 var chipCache sync.Map // chipKey -> *image.RGBA
 
 func chipImage(r float32, col colorPair) *image.RGBA {
-	k := chipKey{r, col}
-	if img, ok := chipCache.Load(k); ok {
+	key := chipKey{r, col}
+	if img, ok := chipCache.Load(key); ok {
 		return img.(*image.RGBA)
 	}
 	d := int(2*r) + 2
 	img := image.NewRGBA(image.Rect(0, 0, d, d+int(r*0.3)))
 	drawChip(&painter{dst: img}, float32(d)/2, float32(d)/2, r, col)
-	actual, _ := chipCache.LoadOrStore(k, img)
+	actual, _ := chipCache.LoadOrStore(key, img)
 	return actual.(*image.RGBA)
 }
 
@@ -290,7 +290,7 @@ func drawChip(p *painter, cx, cy, r float32, col colorPair) {
 	p.circle(cx, cy+r*0.14, r, colShadow)
 	p.circle(cx, cy, r, col[0])
 	for i := 0; i < 6; i++ {
-		// Six edge spots, at the hours of a hexagon.
+		// Six spots round the edge, as on a casino chip.
 		dx := [6]float32{1, 0.5, -0.5, -1, -0.5, 0.5}[i]
 		dy := [6]float32{0, 0.866, 0.866, 0, -0.866, -0.866}[i]
 		p.circle(cx+dx*r*0.78, cy+dy*r*0.78, r*0.17, col[1])

@@ -39,12 +39,12 @@ func cardImage(c game.Card, w int, kind uint8) *image.RGBA {
 	if kind == cardBack {
 		c = game.Card{}
 	}
-	k := cardKey{c, w, kind}
-	if img, ok := cardCache.Load(k); ok {
+	key := cardKey{c, w, kind}
+	if img, ok := cardCache.Load(key); ok {
 		return img.(*image.RGBA)
 	}
 	img := drawCard(c, w, kind)
-	actual, _ := cardCache.LoadOrStore(k, img)
+	actual, _ := cardCache.LoadOrStore(key, img)
 	return actual.(*image.RGBA)
 }
 
