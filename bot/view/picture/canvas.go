@@ -11,10 +11,10 @@ import (
 // are drawn once and copied into each render.
 //
 // The layout is written for a 1240 x 790 table and drawn at zoom times that.
-// Discord shows an embed's image about 500 px wide whatever its size, so
-// what matters there is how large the words are against the whole; zoom sets
-// only the full-size view's sharpness against the cost of every pixel
-// (drawing, quantizing and compressing grow with the area).
+// Discord scales an embed's image down to the embed's width (a few hundred
+// pixels), so what players read there is how large the words are against
+// the whole; zoom sets only the full-size view's sharpness against the cost
+// of every pixel (drawing, quantizing and compressing grow with the area).
 const (
 	zoom    = 0.8
 	canvasW = 992 // 1240 zoom

@@ -23,6 +23,29 @@
 //	// Upload pic.PNG as picture.FileName with pic.Alt as the attachment's
 //	// description, and point the embed's image at picture.EmbedURL.
 //
+// # Wiring it into the bot
+//
+// Attach a new picture at the moments that matter: the deal (the round
+// enters staking), the banker's reveal (the banker's turn, R5.1) and the
+// settlement (the round's Outcome is set). The embed's Image.URL is
+// EmbedURL; the PNG goes up as FileName with the alt text as the
+// attachment's description, through discordapi.SendMessage, EditMessage,
+// Respond or EditResponse (discordgo alone cannot send a description). Any
+// other edit goes without files and without an attachments array, and keeps
+// Image.URL = EmbedURL: the picture stays. The text embed stays too, for
+// screen readers and clients that load no images.
+//
+// Filling a Table from the engine: Seats in game.Game.Seats order (already
+// clockwise) with Banker for the round's banker, Name the member's display
+// name and Fallback their username; each seat's Hands from Round.Hands in
+// order (split hands follow the first), Cards as they are (game.HandCard
+// carries FaceUp), Stake, Turn for Round.Turn's hand while players act;
+// the banker's one hand from Round.BankerHand, every card face up once the
+// round settles; Result and Tone from the settlement (the hand's kind in
+// words and its Net, Tone from Net's sign). Bank and Kitty as the text
+// embed shows them, ShowKitty for Shoot. In a member's private panel set
+// Own on their own hands.
+//
 // Start reading at picture.go (the types and Render), then canvas.go (the
 // layout), cards.go and suits.go (the card art) and palette.go (why the PNG
 // is paletted). The golden pictures under testdata show what players see;
