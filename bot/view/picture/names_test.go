@@ -2,6 +2,7 @@ package picture
 
 import (
 	"image"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -132,4 +133,41 @@ func TestAltText(t *testing.T) {
 		"Priya: face down, face down; stake 30.", alt)
 	own := privatePanel()
 	assert.Contains(t, altText(own), "Priya (To play): 5♥, 9♣; stake 30", "the owner's own cards are named")
+}
+
+// TestLayout: for any number of players the seats lie inside the picture,
+// apart from each other, from the banker's head and from the bank in the
+// middle, and the order runs clockwise from the banker's left (R3.1): down
+// the right side, right to left along the bottom, up the left side.
+func TestLayout(t *testing.T) {
+	rect := func(b box) image.Rectangle {
+		return image.Rect(int(b.x), int(b.y), int(b.x+seatW*b.s), int(b.y+seatH*b.s))
+	}
+	head := rect(bankerBox)
+	middle := image.Rect(int(300*zoom), int(290*zoom), canvasW-int(300*zoom), int(360*zoom)) // the bank and kitty figures
+	for n := 0; n <= 16; n++ {
+		boxes := playerBoxes(n)
+		require.Len(t, boxes, n)
+		for i, b := range boxes {
+			r := rect(b)
+			assert.True(t, r.In(image.Rect(0, 0, canvasW, canvasH)), "n=%d seat %d %v leaves the picture", n, i, r)
+			assert.False(t, r.Overlaps(head), "n=%d seat %d %v overlaps the banker", n, i, r)
+			assert.False(t, r.Overlaps(middle), "n=%d seat %d %v overlaps the bank", n, i, r)
+			for j := 0; j < i; j++ {
+				assert.False(t, r.Overlaps(rect(boxes[j])), "n=%d seats %d and %d overlap", n, j, i)
+			}
+		}
+		// Clockwise: the angle round the table's centre, measured from the
+		// banker's left, only grows.
+		last := -1.0
+		for i, b := range boxes {
+			cx, cy := float64(b.x+seatW*b.s/2)-canvasW/2, float64(b.y+seatH*b.s/2)-canvasH/2
+			a := math.Atan2(cy, cx) // 0 at the right, pi/2 at the bottom
+			if a < -math.Pi/2 {
+				a += 2 * math.Pi // the upper left comes last
+			}
+			assert.Greater(t, a, last, "n=%d seat %d is out of clockwise order", n, i)
+			last = a
+		}
+	}
 }
