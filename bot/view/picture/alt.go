@@ -3,6 +3,7 @@ package picture
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/pontoon-bot/pontoon/game"
@@ -16,6 +17,9 @@ import (
 // needs a plural form.
 func altText(t Table) string {
 	l := t.Labels
+	for _, p := range []*string{&l.Title, &l.Banker, &l.Bank, &l.Kitty, &l.Stake, &l.Turn, &l.FaceDown, &l.Hand} {
+		*p = plain(*p)
+	}
 	var parts []string
 	if l.Title != "" {
 		parts = append(parts, l.Title)
@@ -56,10 +60,30 @@ func orderForAlt(seats []Seat) []Seat {
 	return out
 }
 
+// plain drops control and format characters (a right-to-left override
+// would garble the text round it) and runs of white space. Unlike the
+// picture, alt text keeps every script: screen readers are not limited to
+// the Go fonts.
+func plain(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case unicode.IsSpace(r):
+			return ' '
+		case !unicode.IsGraphic(r):
+			return -1
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
 func altSeat(st Seat, l Labels) string {
-	name := strings.Join(strings.Fields(st.Name), " ")
+	name := plain(st.Name)
 	if name == "" {
-		name = st.Fallback
+		name = plain(st.Fallback)
+	}
+	if name == "" {
+		name = "?"
 	}
 	var b strings.Builder
 	b.WriteString(name)
@@ -74,7 +98,11 @@ func altSeat(st Seat, l Labels) string {
 		b.WriteString(" (" + strings.Join(tags, ", ") + ")")
 	}
 	for i, h := range st.Hands {
-		b.WriteString(": ")
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
 		if len(st.Hands) > 1 && l.Hand != "" {
 			b.WriteString(l.Hand + " " + strconv.Itoa(i+1) + ": ")
 		}
@@ -96,8 +124,8 @@ func altSeat(st Seat, l Labels) string {
 				b.WriteString("; " + l.amount(h.Stake))
 			}
 		}
-		if h.Result != "" {
-			b.WriteString("; " + h.Result)
+		if r := plain(h.Result); r != "" {
+			b.WriteString("; " + r)
 		}
 	}
 	return b.String()
