@@ -160,9 +160,16 @@ func newCanvas() *canvas {
 	return &canvas{img: img, p: &painter{dst: img}, ts: newTypeset()}
 }
 
-// quantize returns the paletted picture and gives the RGBA one back.
+// palettedPool keeps the paletted pictures Render has encoded.
+var palettedPool sync.Pool
+
+// quantize returns the paletted picture and gives the RGBA one back. The
+// caller gives the paletted one back to palettedPool when it is encoded.
 func (c *canvas) quantize() *image.Paletted {
-	out := image.NewPaletted(backgroundP.Bounds(), backgroundP.Palette)
+	out, _ := palettedPool.Get().(*image.Paletted)
+	if out == nil {
+		out = image.NewPaletted(backgroundP.Bounds(), backgroundP.Palette)
+	}
 	copy(out.Pix, backgroundP.Pix)
 	for _, r := range c.dirty {
 		quantizeRect(out, c.img, r)

@@ -1,7 +1,6 @@
 package picture
 
 import (
-	"encoding/binary"
 	"image"
 	"image/color"
 	"image/png"
@@ -125,8 +124,8 @@ func quantizeRect(dst *image.Paletted, src *image.RGBA, r image.Rectangle) {
 		s := src.Pix[src.PixOffset(r.Min.X, y):][:4*w]
 		d := dst.Pix[dst.PixOffset(r.Min.X, y):][:w]
 		for x := range d {
-			v := binary.LittleEndian.Uint32(s[4*x:]) // R, G, B, A from the low byte up
-			d[x] = lut[(v>>3&0x1f)<<10|(v>>11&0x1f)<<5|(v>>19&0x1f)]
+			p := s[4*x : 4*x+3 : 4*x+3]
+			d[x] = lut[uint(p[0]>>3)<<10|uint(p[1]>>3)<<5|uint(p[2]>>3)]
 		}
 	}
 }

@@ -119,10 +119,12 @@ func Render(t Table) (Picture, error) {
 	var buf bytes.Buffer
 	buf.Grow(64 << 10)
 	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderPool}
-	if err := enc.Encode(&buf, img); err != nil {
+	err := enc.Encode(&buf, img)
+	b := img.Bounds()
+	palettedPool.Put(img)
+	if err != nil {
 		return Picture{}, fmt.Errorf("picture: encode png: %w", err)
 	}
-	b := img.Bounds()
 	return Picture{PNG: buf.Bytes(), Alt: altText(t), Width: b.Dx(), Height: b.Dy()}, nil
 }
 
