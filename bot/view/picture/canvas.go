@@ -391,7 +391,9 @@ func (c *canvas) hands(st Seat, b box, l Labels) {
 		step = max(16, (hw/s-70)/float32(most-1))
 	}
 	cs := min(float32(1), hw/((70+float32(most-1)*step)*s))
-	cw := int(70 * s * cs)
+	// No card narrower than 14 px, however many: past that a seat's hands
+	// run over its box rather than turn into specks.
+	cw := max(int(70*s*cs), 14)
 	step *= s * cs
 	ch := cardHeight(cw)
 	top := b.y + 46*s

@@ -210,7 +210,7 @@ func drawBack(p *painter, w, h int) {
 	fw, fh := float32(w), float32(h)
 	m := fw * 0.08
 	p.roundRect(m, m, fw-2*m, fh-2*m, fw*0.05, colBack)
-	in := image.Rect(int(m)+2, int(m)+2, w-int(m)-2, h-int(m)-2)
+	in := image.Rectangle{Min: image.Pt(int(m)+2, int(m)+2), Max: image.Pt(w-int(m)-2, h-int(m)-2)}.Intersect(p.dst.Bounds())
 	step := max(6, w/9)
 	for y := in.Min.Y; y < in.Max.Y; y++ {
 		for x := in.Min.X; x < in.Max.X; x++ {

@@ -171,3 +171,21 @@ func TestLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestExtremeSeat: more hands and cards than the rules allow (four hands,
+// R4.2; five cards, R4.7) still draw, inside the picture, without a panic.
+func TestExtremeSeat(t *testing.T) {
+	var hands []Hand
+	for i := 0; i < 12; i++ {
+		h := Hand{Stake: 1 << 50, Result: strings.Repeat("Five card trick ", 5), Tone: Win}
+		for j := 0; j < 15; j++ {
+			h.Cards = append(h.Cards, game.HandCard{Card: game.Card{Rank: game.Rank(j%13 + 1), Suit: game.Suit(j % 4)}, FaceUp: j%2 == 0})
+		}
+		hands = append(hands, h)
+	}
+	tb := Table{Seats: []Seat{{Name: "Banker", Banker: true, Hands: hands}, {Name: "Many", Turn: true, Hands: hands}}}
+	pic, err := Render(tb)
+	require.NoError(t, err)
+	assert.Equal(t, canvasW, pic.Width)
+	assert.LessOrEqual(t, utf8.RuneCountInString(pic.Alt), MaxAltText)
+}
