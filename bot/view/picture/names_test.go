@@ -102,10 +102,10 @@ func TestAnyTable(t *testing.T) {
 		for i := 0; i < nSeats; i++ {
 			st := Seat{Name: rapid.String().Draw(rt, "name"), Fallback: rapid.StringMatching(`[a-z0-9_.]{0,32}`).Draw(rt, "fallback"),
 				Banker: i == banker, Turn: rapid.Bool().Draw(rt, "turn")}
-			for range rapid.IntRange(0, 4).Draw(rt, "hands") {
+			for range rapid.IntRange(0, 6).Draw(rt, "hands") {
 				h := Hand{Stake: rapid.Int64Range(0, 1<<40).Draw(rt, "stake"), Own: rapid.Bool().Draw(rt, "own"),
 					Result: rapid.String().Draw(rt, "result"), Tone: Tone(rapid.IntRange(0, 4).Draw(rt, "tone"))}
-				for range rapid.IntRange(0, 7).Draw(rt, "cards") {
+				for range rapid.IntRange(0, 9).Draw(rt, "cards") {
 					h.Cards = append(h.Cards, game.HandCard{
 						Card:   game.Card{Rank: game.Rank(rapid.IntRange(0, 14).Draw(rt, "rank")), Suit: game.Suit(rapid.IntRange(0, 4).Draw(rt, "suit"))},
 						FaceUp: rapid.Bool().Draw(rt, "up")})
