@@ -20,5 +20,21 @@
 // is reached directly, and a REST proxy that passes Discord's answer through
 // leaves the bot on Discord's own gateway.
 //
+// # Files with alt text
+//
+// discordgo v0.29.0 cannot give an uploaded file a description (alt text).
+// SendMessage, EditMessage, Respond and EditResponse send a message with
+// Uploads, each described in the payload's attachments array, through the
+// session's own request path. The table's picture goes this way:
+//
+//	pic, _ := picture.Render(table)
+//	embed.Image = &discordgo.MessageEmbedImage{URL: picture.EmbedURL}
+//	msg, err := discordapi.SendMessage(s, channelID, &discordgo.MessageSend{Embeds: embeds},
+//		[]discordapi.Upload{{Name: picture.FileName, ContentType: "image/png", Data: pic.PNG, Description: pic.Alt}})
+//
+// An edit with Uploads replaces the message's attachments; an edit through
+// discordgo without files leaves them, and the embed's attachment:// url
+// still shows the picture.
+//
 // Errors from this package never contain the bot token.
 package discordapi

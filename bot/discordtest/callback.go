@@ -100,7 +100,9 @@ func (s *Server) acceptCallbackLocked(c *call, in *interaction, typ int, data js
 		if e := s.checkMsg(c, b, rulesInteraction); e != nil {
 			return e
 		}
-		next = s.newMessageLocked(in.channelID, in).apply(b, c.files, false)
+		if next, e = s.newMessageLocked(in.channelID, in).apply(b, c.files, false); e != nil {
+			return e
+		}
 		if next.empty() {
 			return errEmptyMessage()
 		}
@@ -122,7 +124,9 @@ func (s *Server) acceptCallbackLocked(c *call, in *interaction, typ int, data js
 		if in.source == nil || in.source.deleted {
 			return errUnknownMessage()
 		}
-		next = in.source.apply(b, c.files, true)
+		if next, e = in.source.apply(b, c.files, true); e != nil {
+			return e
+		}
 		if next.empty() {
 			return errEmptyMessage()
 		}
@@ -253,7 +257,10 @@ func (s *Server) handleFollowup(c *call) (int, any, *apiError) {
 	}
 	if in.deferred && in.original != nil && !in.original.deleted {
 		old := in.original
-		n := old.apply(b, c.files, false)
+		n, e := old.apply(b, c.files, false)
+		if e != nil {
+			return 0, nil, e
+		}
 		n.flags = old.flags &^ flagLoading // the ephemeral state of the deferral stays
 		n.ephemeralTo = old.ephemeralTo
 		if n.empty() {
@@ -263,7 +270,10 @@ func (s *Server) handleFollowup(c *call) (int, any, *apiError) {
 		in.deferred = false
 		return 200, s.msgJSONLocked(old), nil
 	}
-	m := s.newMessageLocked(in.channelID, in).apply(b, c.files, false)
+	m, e := s.newMessageLocked(in.channelID, in).apply(b, c.files, false)
+	if e != nil {
+		return 0, nil, e
+	}
 	if m.empty() {
 		return 0, nil, errEmptyMessage()
 	}
@@ -293,7 +303,10 @@ func (s *Server) handleWebhookEdit(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	n := m.patch(b, c.files)
+	n, e := m.patch(b, c.files)
+	if e != nil {
+		return 0, nil, e
+	}
 	completes := in.deferred && m == in.original
 	if completes {
 		n.flags &^= flagLoading

@@ -116,9 +116,22 @@
 // the CI environment variable is set: then New fails the test (WithoutOpenAPI
 // is the explicit way to go without it).
 //
-// Uploads: multipart/form-data with payload_json and files[n] parts, at
-// most 10 files of 10 MiB each; the bytes are kept (Attachments) and served
-// at the attachment's URL on the fake.
+// Uploads (uploads.go), as Discord's "Uploading Files" describes them, on
+// channel messages and edits, interaction responses (types 4 and 7),
+// follow-ups and webhook edits: multipart/form-data with a payload_json
+// part and files[n] parts (each n once, each with a filename), at most 10
+// files of 10 MiB each and 25 MiB in all (413 code 40005 past the sizes).
+// The payload's attachments array names new files by the n of files[n] and
+// kept ones by id (anything else is ATTACHMENT_NOT_FOUND), and gives each a
+// description (alt text, 1024 characters) or filename. A new message gets
+// every file; an edit with an attachments array keeps only what it lists,
+// without one it keeps the old files and appends the new. An embed's
+// attachment://name (image, thumbnail, author and footer icons) must name a
+// .png, .jpg, .jpeg, .webp or .gif file of the message; the stored embed
+// then points at the attachment's URL with its width and height, and the
+// message's attachments array leaves that file out, as on Discord ("files
+// that are not referenced in embeds"). The bytes are kept (Attachments, which
+// lists every file a message holds) and served at that URL.
 //
 // # Gateway
 //

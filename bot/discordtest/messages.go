@@ -3,7 +3,6 @@ package discordtest
 import (
 	"bytes"
 	"encoding/json"
-	"net/url"
 	"strings"
 	"time"
 
@@ -21,6 +20,9 @@ type Attachment struct {
 	Filename    string
 	ContentType string
 	Data        []byte
+	Description string // the alt text given in the payload's attachments array
+
+	slot int // n of its files[n] part, -1 for another part name
 }
 
 // message is a message as the fake holds it. Embeds and components are kept
@@ -54,8 +56,9 @@ func (m *message) empty() bool {
 }
 
 // apply sets the fields of b on a copy of m: all of them for a new message,
-// only those present for an edit (null clears). files are new uploads.
-func (m *message) apply(b *msgBody, files []*Attachment, edit bool) *message {
+// only those present for an edit (null clears). files are new uploads; see
+// applyAttachments for how they and the attachments array combine.
+func (m *message) apply(b *msgBody, files []*Attachment, edit bool) (*message, *apiError) {
 	n := *m
 	has := func(k string) bool { _, ok := b.raw[k]; return ok || !edit }
 	if has("content") {
@@ -85,39 +88,28 @@ func (m *message) apply(b *msgBody, files []*Attachment, edit bool) *message {
 		// An edit may only toggle SUPPRESS_EMBEDS; the other flags stay.
 		n.flags = n.flags&^flagSuppressEmbeds | *b.Flags&flagSuppressEmbeds
 	}
-	if edit && b.present["attachments"] {
-		keep := map[string]bool{}
-		for _, a := range b.Attachments {
-			var id string
-			if json.Unmarshal(a.ID, &id) != nil {
-				id = strings.TrimSpace(string(a.ID))
-			}
-			keep[id] = true
-		}
-		var kept []*Attachment
-		for _, a := range n.attachments {
-			if keep[a.ID] {
-				kept = append(kept, a)
-			}
-		}
-		n.attachments = kept
-	} else if edit && b.raw["attachments"] != nil && !b.present["attachments"] {
-		n.attachments = nil // "attachments": null removes them all
+	if e := applyAttachments(&n, b, files, edit, b.prefix); e != nil {
+		return nil, e
 	}
-	n.attachments = append(append([]*Attachment(nil), n.attachments...), files...)
-	return &n
+	if e := checkAttachmentRefs(&n, b.prefix); e != nil {
+		return nil, e
+	}
+	return &n, nil
 }
 
 // patch is apply for a PATCH of a message (channel or webhook route). Discord
 // treats "components": null there as "leave them as they are", as it treats
 // the field left out; only an empty list removes the components. (discordgo
 // sends null for a nil slice behind MessageEdit.Components.)
-func (m *message) patch(b *msgBody, files []*Attachment) *message {
-	n := m.apply(b, files, true)
+func (m *message) patch(b *msgBody, files []*Attachment) (*message, *apiError) {
+	n, e := m.apply(b, files, true)
+	if e != nil {
+		return nil, e
+	}
 	if raw, ok := b.raw["components"]; ok && strings.TrimSpace(string(raw)) == "null" {
 		n.components = m.components
 	}
-	return n
+	return n, nil
 }
 
 // normalizeEmbeds adds type "rich" where the bot left it out, as Discord does.
@@ -144,16 +136,15 @@ func normalizeEmbeds(raw json.RawMessage) json.RawMessage {
 // msgJSONLocked renders m as Discord's message object.
 func (s *Server) msgJSONLocked(m *message) map[string]any {
 	atts := make([]any, 0, len(m.attachments))
+	shown := shownInEmbeds(m)
 	for _, a := range m.attachments {
-		u := s.ts.URL + "/attachments/" + m.channelID + "/" + a.ID + "/" + url.PathEscape(a.Filename)
-		atts = append(atts, map[string]any{
-			"id": a.ID, "filename": a.Filename, "size": len(a.Data), "url": u, "proxy_url": u,
-			"content_type": a.ContentType,
-		})
+		if !shown[a] {
+			atts = append(atts, s.attachmentJSONLocked(m, a))
+		}
 	}
 	embeds := json.RawMessage("[]")
 	if m.embeds != nil {
-		embeds = m.embeds
+		embeds = s.embedsJSONLocked(m)
 	}
 	comps := json.RawMessage("[]")
 	if m.components != nil {
@@ -263,7 +254,9 @@ func (s *Server) Ephemerals(userID string) []*discordgo.Message {
 	return out
 }
 
-// Attachments returns the files of a message with their bytes.
+// Attachments returns the files of a message with their bytes: all it
+// holds, those its embeds show included (which Discord leaves out of the
+// message's attachments array).
 func (s *Server) Attachments(messageID string) []Attachment {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -244,42 +243,9 @@ func (s *Server) readBody(c *call) *apiError {
 	case "application/json":
 		c.payload = raw
 	case "multipart/form-data":
-		mr := multipart.NewReader(bytes.NewReader(raw), params["boundary"])
-		for {
-			part, err := mr.NextPart()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return errInvalidForm([]fieldError{invalid("", "MULTIPART_INVALID", "Malformed multipart body: "+err.Error())})
-			}
-			data, err := io.ReadAll(part)
-			if err != nil {
-				return errInvalidForm([]fieldError{invalid("", "MULTIPART_INVALID", "Malformed multipart body: "+err.Error())})
-			}
-			switch {
-			case part.FormName() == "payload_json":
-				c.payload = data
-			case part.FileName() != "":
-				if len(data) > maxFileBytes {
-					return &apiError{Status: http.StatusRequestEntityTooLarge, Code: 40005, Message: "Request entity too large",
-						Note: fmt.Sprintf("file %q is %d bytes, over %d", part.FileName(), len(data), maxFileBytes)}
-				}
-				ctype := part.Header.Get("Content-Type")
-				if ctype == "" {
-					ctype = "application/octet-stream"
-				}
-				c.files = append(c.files, &Attachment{Filename: part.FileName(), ContentType: ctype, Data: data})
-			}
+		if e := s.readMultipart(c, raw, params["boundary"]); e != nil {
+			return e
 		}
-		if len(c.files) > maxAttachments {
-			return errInvalidForm([]fieldError{maxLen("files", maxAttachments)})
-		}
-		s.mu.Lock()
-		for _, f := range c.files {
-			f.ID = s.newIDLocked()
-		}
-		s.mu.Unlock()
 	default:
 		return errInvalidForm([]fieldError{invalid("", "CONTENT_TYPE_INVALID", fmt.Sprintf("Expected \"Content-Type\" header to be one of {'application/json', 'multipart/form-data'}, got %q.", ct))})
 	}
@@ -488,7 +454,10 @@ func (s *Server) handleChannelPost(c *call) (int, any, *apiError) {
 	if e := s.channelPermLocked(c, b); e != nil {
 		return 0, nil, e
 	}
-	m := s.newMessageLocked(c.params["channel_id"], nil).apply(b, c.files, false)
+	m, e := s.newMessageLocked(c.params["channel_id"], nil).apply(b, c.files, false)
+	if e != nil {
+		return 0, nil, e
+	}
 	if m.empty() && len(b.StickerIDs) == 0 {
 		return 0, nil, errEmptyMessage()
 	}
@@ -513,7 +482,10 @@ func (s *Server) handleChannelEdit(c *call) (int, any, *apiError) {
 	if e := s.channelPermLocked(c, b); e != nil {
 		return 0, nil, e
 	}
-	n := m.patch(b, c.files)
+	n, e := m.patch(b, c.files)
+	if e != nil {
+		return 0, nil, e
+	}
 	if n.empty() {
 		return 0, nil, errEmptyMessage()
 	}

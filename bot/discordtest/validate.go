@@ -71,6 +71,8 @@ type msgBody struct {
 	present map[string]bool
 	// raw holds the top-level values as sent.
 	raw map[string]json.RawMessage
+	// prefix is where the payload sits in the request ("data" for callbacks).
+	prefix string
 }
 
 type embedBody struct {
@@ -144,7 +146,7 @@ type attachmentBody struct {
 // parseMsgBody decodes a message payload. A body of the wrong shape is a
 // 50035 naming the field, as Discord answers.
 func parseMsgBody(raw []byte, prefix string) (*msgBody, *apiError) {
-	var b msgBody
+	b := msgBody{prefix: prefix}
 	if len(raw) == 0 || string(raw) == "null" {
 		b.present = map[string]bool{}
 		b.raw = map[string]json.RawMessage{}

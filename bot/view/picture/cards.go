@@ -1,0 +1,225 @@
+package picture
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"sync"
+
+	"github.com/pontoon-bot/pontoon/game"
+)
+
+// A card is drawn once per size and kept: 52 faces, a back and a peeked
+// variant of each face at the few sizes the layouts use. Every later picture
+// only copies them, which is most of why a render takes milliseconds.
+
+type cardKey struct {
+	card game.Card
+	w    int
+	kind uint8 // cardFace, cardBack or cardOwn
+}
+
+const (
+	cardFace uint8 = iota
+	cardBack
+	cardOwn // a face-down card shown to its owner: the face with a folded corner
+)
+
+var cardCache sync.Map // cardKey -> *image.RGBA
+
+// shadowOffset is how far a card's shadow falls.
+func shadowOffset(w int) (int, int) { return max(1, w/32), max(2, w/22) }
+
+// cardHeight is a card's height for its width: a poker card's 63 x 88 mm.
+func cardHeight(w int) int { return (w*88 + 31) / 63 }
+
+// cardImage returns the picture of a card w pixels wide, with its shadow on
+// the felt below and to the right.
+func cardImage(c game.Card, w int, kind uint8) *image.RGBA {
+	if kind == cardBack {
+		c = game.Card{}
+	}
+	key := cardKey{c, w, kind}
+	if img, ok := cardCache.Load(key); ok {
+		return img.(*image.RGBA)
+	}
+	img := drawCard(c, w, kind)
+	actual, _ := cardCache.LoadOrStore(key, img)
+	return actual.(*image.RGBA)
+}
+
+// pipRows places the pips of the cards 2 to 10: columns 0 (left), 1
+// (middle) and 2 (right), rows from 0 (top) to 1 (bottom), as printed on
+// standard Anglo-American cards.
+var pipRows = map[game.Rank][][2]float32{
+	2:  {{1, 0}, {1, 1}},
+	3:  {{1, 0}, {1, 0.5}, {1, 1}},
+	4:  {{0, 0}, {2, 0}, {0, 1}, {2, 1}},
+	5:  {{0, 0}, {2, 0}, {1, 0.5}, {0, 1}, {2, 1}},
+	6:  {{0, 0}, {2, 0}, {0, 0.5}, {2, 0.5}, {0, 1}, {2, 1}},
+	7:  {{0, 0}, {2, 0}, {1, 0.25}, {0, 0.5}, {2, 0.5}, {0, 1}, {2, 1}},
+	8:  {{0, 0}, {2, 0}, {1, 0.25}, {0, 0.5}, {2, 0.5}, {1, 0.75}, {0, 1}, {2, 1}},
+	9:  {{0, 0}, {2, 0}, {0, 1.0 / 3}, {2, 1.0 / 3}, {1, 0.5}, {0, 2.0 / 3}, {2, 2.0 / 3}, {0, 1}, {2, 1}},
+	10: {{0, 0}, {2, 0}, {1, 1.0 / 6}, {0, 1.0 / 3}, {2, 1.0 / 3}, {0, 2.0 / 3}, {2, 2.0 / 3}, {1, 5.0 / 6}, {0, 1}, {2, 1}},
+}
+
+func validCard(c game.Card) bool {
+	return c.Rank >= game.Ace && c.Rank <= game.King && c.Suit <= game.Clubs
+}
+
+// rankIndex is the corner index of a rank: the international letters.
+func rankIndex(r game.Rank) string {
+	switch r {
+	case game.Ace:
+		return "A"
+	case game.Jack:
+		return "J"
+	case game.Queen:
+		return "Q"
+	case game.King:
+		return "K"
+	case game.Ten:
+		return "10"
+	}
+	return string(rune('0' + r))
+}
+
+func drawCard(c game.Card, w int, kind uint8) *image.RGBA {
+	h := cardHeight(w)
+	sx, sy := shadowOffset(w)
+	img := image.NewRGBA(image.Rect(0, 0, w+sx, h+sy))
+	p := &painter{dst: img}
+	fw, fh := float32(w), float32(h)
+	rad := fw * 0.09
+	// The shadow is translucent black, so that where cards overlap it
+	// darkens the card below rather than painting felt on it.
+	p.roundRect(float32(sx), float32(sy), fw, fh, rad, color.RGBA{0, 0, 0, 0x50})
+	p.roundRect(0, 0, fw, fh, rad, colCardEdge)
+	p.roundRect(1, 1, fw-2, fh-2, rad-1, colCard)
+	if kind == cardBack {
+		drawBack(p, w, h)
+		return img
+	}
+	col := suitColor(c.Suit)
+	drawIndex(p, c, w, h, col)
+	// The centre: pips for 2-10, one large pip for an Ace, a framed court
+	// panel for J, Q and K.
+	switch {
+	case c.Rank == game.Ace:
+		s := fw * 0.42
+		if c.Suit == game.Spades {
+			s = fw * 0.5 // the Ace of Spades is printed large
+		}
+		drawSuit(p, c.Suit, (fw-s)/2, (fh-s*1.1)/2, s, s*1.1, false, col)
+	case c.Rank >= game.Jack:
+		drawCourt(p, c, w, h, col)
+	default:
+		ps := fw * 0.19
+		left, right := fw*0.31, fw*0.69
+		top, bottom := fh*0.2, fh*0.8
+		for _, pos := range pipRows[c.Rank] {
+			cx := left + (right-left)*pos[0]/2
+			cy := top + (bottom-top)*pos[1]
+			drawSuit(p, c.Suit, cx-ps/2, cy-ps*0.55, ps, ps*1.1, pos[1] > 0.5, col)
+		}
+	}
+	if kind == cardOwn {
+		// A folded corner in the back's colour: this card is face down on
+		// the table, and only its owner sees its face. It is the bottom-left
+		// corner, which the next card of a fanned hand leaves in view.
+		f := fw * 0.3
+		b := p.begin(0, fh-f, f, fh)
+		p.moveTo(0, fh-f)
+		p.lineTo(f, fh)
+		p.lineTo(rad*0.4, fh)
+		p.lineTo(0, fh-rad*0.4)
+		p.close()
+		p.end(b, colBack)
+	}
+	return img
+}
+
+// drawIndex draws the rank and a small suit in the top-left corner and the
+// same, upside down, in the bottom-right one.
+func drawIndex(p *painter, c game.Card, w, h int, col color.RGBA) {
+	ts := newTypeset()
+	size := float64(h) * 0.21
+	f := ts.face(true, size)
+	idx := rankIndex(c.Rank)
+	iw := max(width(f, idx), int(float32(w)*0.16)) + 2
+	ih := int(float64(h) * 0.36)
+	corner := image.NewRGBA(image.Rect(0, 0, iw, ih))
+	cx := iw / 2
+	textCentered(corner, f, idx, cx, int(float64(h)*0.1), col)
+	sp := &painter{dst: corner}
+	ss := float32(w) * 0.16
+	drawSuit(sp, c.Suit, float32(cx)-ss/2, float32(h)*0.19, ss, ss*1.1, false, col)
+
+	x0 := int(float32(w)*0.05) - 1
+	if c.Rank == game.Ten {
+		x0 = 1 // "10" is wide: keep it clear of the pips
+	}
+	y0 := int(float32(h) * 0.03)
+	draw.Draw(p.dst, corner.Bounds().Add(image.Pt(x0, y0)), corner, image.Point{}, draw.Over)
+	// The bottom-right index is the top-left one turned half a circle.
+	turned := image.NewRGBA(corner.Bounds())
+	for y := 0; y < ih; y++ {
+		for x := 0; x < iw; x++ {
+			si := corner.PixOffset(iw-1-x, ih-1-y)
+			copy(turned.Pix[turned.PixOffset(x, y):][:4], corner.Pix[si:si+4])
+		}
+	}
+	at := image.Pt(w-x0-iw, h-y0-ih)
+	draw.Draw(p.dst, turned.Bounds().Add(at), turned, image.Point{}, draw.Over)
+}
+
+// drawCourt draws a court card's panel: a framed picture area with the
+// rank's letter and its suit, mirrored top and bottom as court cards are.
+func drawCourt(p *painter, c game.Card, w, h int, col color.RGBA) {
+	fw, fh := float32(w), float32(h)
+	x, y, pw, ph := fw*0.22, fh*0.13, fw*0.56, fh*0.74
+	p.roundRect(x, y, pw, ph, fw*0.04, col)
+	p.roundRect(x+1.5, y+1.5, pw-3, ph-3, fw*0.03, colCourt)
+	// A band across the middle, as the two halves of a court are divided.
+	p.rect(image.Rect(int(x+2), int(y+ph/2), int(x+pw-2), int(y+ph/2)+max(1, w/40)), col)
+	ts := newTypeset()
+	f := ts.face(true, float64(h)*0.24)
+	letter := rankIndex(c.Rank)
+	half := image.NewRGBA(image.Rect(0, 0, int(pw), int(ph/2)))
+	hw, hh := half.Bounds().Dx(), half.Bounds().Dy()
+	textCentered(half, f, letter, hw/2, int(float32(hh)*0.38), col)
+	sp := &painter{dst: half}
+	ss := fw * 0.15
+	drawSuit(sp, c.Suit, float32(hw)/2-ss/2, float32(hh)*0.68, ss, ss*1.1, false, col)
+	top := image.Pt(int(x), int(y))
+	draw.Draw(p.dst, half.Bounds().Add(top), half, image.Point{}, draw.Over)
+	turned := image.NewRGBA(half.Bounds())
+	for yy := 0; yy < hh; yy++ {
+		for xx := 0; xx < hw; xx++ {
+			si := half.PixOffset(hw-1-xx, hh-1-yy)
+			copy(turned.Pix[turned.PixOffset(xx, yy):][:4], half.Pix[si:si+4])
+		}
+	}
+	bottom := image.Pt(int(x+pw)-hw, int(y+ph)-hh)
+	draw.Draw(p.dst, turned.Bounds().Add(bottom), turned, image.Point{}, draw.Over)
+}
+
+// drawBack draws the back: a white margin round a blue field crossed by a
+// diamond lattice, with a thin frame, like a casino deck.
+func drawBack(p *painter, w, h int) {
+	fw, fh := float32(w), float32(h)
+	m := fw * 0.08
+	p.roundRect(m, m, fw-2*m, fh-2*m, fw*0.05, colBack)
+	in := image.Rectangle{Min: image.Pt(int(m)+2, int(m)+2), Max: image.Pt(w-int(m)-2, h-int(m)-2)}.Intersect(p.dst.Bounds())
+	step := max(6, w/9)
+	for y := in.Min.Y; y < in.Max.Y; y++ {
+		for x := in.Min.X; x < in.Max.X; x++ {
+			a, b := (x+y)%step, (x-y+1000*step)%step
+			if a == 0 || b == 0 {
+				i := p.dst.PixOffset(x, y)
+				p.dst.Pix[i], p.dst.Pix[i+1], p.dst.Pix[i+2], p.dst.Pix[i+3] = colBackLine.R, colBackLine.G, colBackLine.B, 0xff
+			}
+		}
+	}
+	p.ring(m+fw*0.06, m+fw*0.06, fw-2*m-fw*0.12, fh-2*m-fw*0.12, fw*0.03, max(1, fw/48), colCard)
+}

@@ -1,0 +1,191 @@
+package picture
+
+import (
+	"image"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/pontoon-bot/pontoon/game"
+)
+
+// TestCleanName: a name in a script the Go fonts lack falls back to the
+// username; emoji and control characters are dropped; what can be drawn is
+// kept as it is.
+func TestCleanName(t *testing.T) {
+	ts := newTypeset()
+	for _, tc := range []struct{ name, fallback, want string }{
+		{"Alice", "alice", "Alice"},
+		{"Chloé Łukasz Фёдор Γιώργος", "", "Chloé Łukasz Фёдор Γιώργος"},
+		{"山田太郎", "yamada", "yamada"},
+		{"محمد", "mohammed_99", "mohammed_99"},
+		{"สมชาย", "", "?????"},
+		{"Yamada 山田", "", "Yamada ??"},
+		{"🎲🃏 Lucky 🍀", "lucky", "Lucky"},
+		{"🎲🃏", "dice", "dice"},
+		{"\u202eevil\u200b\tname\n", "", "evil name"},
+		{"", "", ""},
+		{"   ", "bob", "bob"},
+	} {
+		assert.Equal(t, tc.want, ts.cleanName(tc.name, tc.fallback), "cleanName(%q, %q)", tc.name, tc.fallback)
+	}
+}
+
+// TestFit: a text too wide for its place is cut at a character and ends
+// with an ellipsis, and never comes out wider than the place.
+func TestFit(t *testing.T) {
+	ts := newTypeset()
+	f := ts.face(true, 19)
+	assert.Equal(t, "Alice", fit(f, "Alice", 160))
+	long := "Bartholomew the Magnificent of Somewhere Far Away"
+	got := fit(f, long, 160)
+	assert.True(t, strings.HasSuffix(got, ellipsis), got)
+	assert.True(t, strings.HasPrefix(long, strings.TrimSuffix(got, ellipsis)), got)
+	assert.LessOrEqual(t, width(f, got), 160)
+	assert.Greater(t, width(f, got), 120, "cut no shorter than it must be")
+	assert.Equal(t, "", fit(f, "WWWW", 2), "nothing fits, not even the ellipsis")
+}
+
+// TestSizeBudget: the 10-seat pictures stay within the issue's 100 KB.
+func TestSizeBudget(t *testing.T) {
+	for _, tb := range []Table{tenSeatsPlaying(), tenSeatsSettled()} {
+		pic, err := Render(tb)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, len(pic.PNG), 100<<10)
+		assert.Equal(t, canvasW, pic.Width)
+		assert.Equal(t, canvasH, pic.Height)
+	}
+}
+
+// TestConcurrentRender: pictures drawn at once come out as drawn alone (run
+// with -race).
+func TestConcurrentRender(t *testing.T) {
+	want, err := Render(tenSeatsSettled())
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	got := make([][]byte, 4)
+	for i := range got {
+		wg.Go(func() {
+			tb := tenSeatsSettled()
+			if i%2 == 1 {
+				tb = scripts() // interleave another picture through the pools
+			}
+			p, err := Render(tb)
+			if err == nil && i%2 == 0 {
+				got[i] = p.PNG
+			}
+		})
+	}
+	wg.Wait()
+	for i := 0; i < len(got); i += 2 {
+		assertSamePixels(t, want.PNG, got[i])
+	}
+}
+
+// TestAnyTable: any table, with any names (invalid UTF-8 included), any
+// number of seats, hands and cards, draws a PNG of the fixed size without a
+// panic, with alt text within Discord's 1,024 characters.
+func TestAnyTable(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		nSeats := rapid.IntRange(0, 12).Draw(rt, "seats")
+		banker := rapid.IntRange(-1, nSeats-1).Draw(rt, "banker")
+		tb := Table{Bank: rapid.Int64().Draw(rt, "bank"), Kitty: rapid.Int64().Draw(rt, "kitty"),
+			ShowKitty: rapid.Bool().Draw(rt, "showKitty"),
+			Labels: Labels{Title: rapid.String().Draw(rt, "title"), Banker: rapid.String().Draw(rt, "bankerLabel"),
+				Bank: "Bank", Turn: rapid.String().Draw(rt, "turn")}}
+		for i := 0; i < nSeats; i++ {
+			st := Seat{Name: rapid.String().Draw(rt, "name"), Fallback: rapid.StringMatching(`[a-z0-9_.]{0,32}`).Draw(rt, "fallback"),
+				Banker: i == banker, Turn: rapid.Bool().Draw(rt, "turn")}
+			for range rapid.IntRange(0, 6).Draw(rt, "hands") {
+				h := Hand{Stake: rapid.Int64Range(0, 1<<40).Draw(rt, "stake"), Own: rapid.Bool().Draw(rt, "own"),
+					Result: rapid.String().Draw(rt, "result"), Tone: Tone(rapid.IntRange(0, 4).Draw(rt, "tone"))}
+				for range rapid.IntRange(0, 9).Draw(rt, "cards") {
+					h.Cards = append(h.Cards, game.HandCard{
+						Card:   game.Card{Rank: game.Rank(rapid.IntRange(0, 14).Draw(rt, "rank")), Suit: game.Suit(rapid.IntRange(0, 4).Draw(rt, "suit"))},
+						FaceUp: rapid.Bool().Draw(rt, "up")})
+				}
+				st.Hands = append(st.Hands, h)
+			}
+			tb.Seats = append(tb.Seats, st)
+		}
+		// The drawing and the alt text; Render's encoding of the result is
+		// the standard library's and is exercised by the other tests.
+		img := renderImage(tb)
+		require.Equal(rt, image.Rect(0, 0, canvasW, canvasH), img.Bounds())
+		require.LessOrEqual(rt, utf8.RuneCountInString(altText(tb)), MaxAltText)
+	})
+}
+
+// TestAltText: the alt text reads the table in the picture's order: the
+// bank, the banker, then the players from the banker's left, each card face
+// up by its index and suit, face down by the FaceDown label.
+func TestAltText(t *testing.T) {
+	tb := bankerReveal()
+	alt := altText(tb)
+	assert.Equal(t, "Pontoon · round 12. Bank: 980. Tomás (Banker, To play): Q♠, 6♦. "+
+		"Kofi: face down, 7♣, 8♥; stake 20. Mei: face down, Q♦, 5♠; stake 10; Bust. "+
+		"Priya: face down, face down; stake 30.", alt)
+	own := privatePanel()
+	assert.Contains(t, altText(own), "Priya (To play): 5♥, 9♣; stake 30", "the owner's own cards are named")
+}
+
+// TestLayout: for any number of players the seats lie inside the picture,
+// apart from each other, from the banker's head and from the bank in the
+// middle, and the order runs clockwise from the banker's left (R3.1): down
+// the right side, right to left along the bottom, up the left side.
+func TestLayout(t *testing.T) {
+	rect := func(b box) image.Rectangle {
+		return image.Rect(int(b.x), int(b.y), int(b.x+seatW*b.s), int(b.y+seatH*b.s))
+	}
+	head := rect(bankerBox)
+	middle := image.Rect(int(300*zoom), int(290*zoom), canvasW-int(300*zoom), int(360*zoom)) // the bank and kitty figures
+	for n := 0; n <= 16; n++ {
+		boxes := playerBoxes(n)
+		require.Len(t, boxes, n)
+		for i, b := range boxes {
+			r := rect(b)
+			assert.True(t, r.In(image.Rect(0, 0, canvasW, canvasH)), "n=%d seat %d %v leaves the picture", n, i, r)
+			assert.False(t, r.Overlaps(head), "n=%d seat %d %v overlaps the banker", n, i, r)
+			assert.False(t, r.Overlaps(middle), "n=%d seat %d %v overlaps the bank", n, i, r)
+			for j := 0; j < i; j++ {
+				assert.False(t, r.Overlaps(rect(boxes[j])), "n=%d seats %d and %d overlap", n, j, i)
+			}
+		}
+		// Clockwise: the angle round the table's centre, measured from the
+		// banker's left, only grows.
+		last := -1.0
+		for i, b := range boxes {
+			cx, cy := float64(b.x+seatW*b.s/2)-canvasW/2, float64(b.y+seatH*b.s/2)-canvasH/2
+			a := math.Atan2(cy, cx) // 0 at the right, pi/2 at the bottom
+			if a < -math.Pi/2 {
+				a += 2 * math.Pi // the upper left comes last
+			}
+			assert.Greater(t, a, last, "n=%d seat %d is out of clockwise order", n, i)
+			last = a
+		}
+	}
+}
+
+// TestExtremeSeat: more hands and cards than the rules allow (four hands,
+// R4.2; five cards, R4.7) still draw, inside the picture, without a panic.
+func TestExtremeSeat(t *testing.T) {
+	var hands []Hand
+	for i := 0; i < 12; i++ {
+		h := Hand{Stake: 1 << 50, Result: strings.Repeat("Five card trick ", 5), Tone: Win}
+		for j := 0; j < 15; j++ {
+			h.Cards = append(h.Cards, game.HandCard{Card: game.Card{Rank: game.Rank(j%13 + 1), Suit: game.Suit(j % 4)}, FaceUp: j%2 == 0})
+		}
+		hands = append(hands, h)
+	}
+	tb := Table{Seats: []Seat{{Name: "Banker", Banker: true, Hands: hands}, {Name: "Many", Turn: true, Hands: hands}}}
+	pic, err := Render(tb)
+	require.NoError(t, err)
+	assert.Equal(t, canvasW, pic.Width)
+	assert.LessOrEqual(t, utf8.RuneCountInString(pic.Alt), MaxAltText)
+}

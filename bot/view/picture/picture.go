@@ -1,0 +1,136 @@
+package picture
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"strconv"
+
+	"github.com/pontoon-bot/pontoon/game"
+)
+
+// FileName is the name the table's picture is uploaded under. An embed shows
+// it with Image.URL = "attachment://" + FileName (see EmbedURL).
+const FileName = "table.png"
+
+// EmbedURL is what an embed's image url says to show the uploaded picture.
+const EmbedURL = "attachment://" + FileName
+
+// MaxAltText is Discord's limit on an attachment's description (alt text).
+const MaxAltText = 1024
+
+// Table is everything the picture shows. It is plain data: the caller copies
+// it out of the engine's state and fills in words already translated, so this
+// package needs no catalog and no Discord.
+type Table struct {
+	// Seats in clockwise order (R3.1). The seat with Banker set sits at the
+	// head of the table; the others go round it from the banker's left.
+	Seats []Seat
+	// Bank is the banker's chips shown at the head of the table.
+	Bank int64
+	// Kitty is Shoot's kitty (R9.1), shown when ShowKitty is set.
+	Kitty     int64
+	ShowKitty bool
+	// Labels are the table's words, in the reader's language.
+	Labels Labels
+}
+
+// Seat is one member at the table.
+type Seat struct {
+	// Name is the member's display name in any script. Letters the picture's
+	// fonts lack make it fall back to Fallback.
+	Name string
+	// Fallback is shown when Name has letters the fonts cannot draw (Discord
+	// usernames are plain ASCII, so the username is a good fallback).
+	Fallback string
+	Banker   bool
+	// Turn marks the seat whose turn it is (R3.1).
+	Turn bool
+	// Hands are the seat's hands; a split seat holds several (R4.2).
+	Hands []Hand
+}
+
+// Hand is one hand of cards with its stake.
+type Hand struct {
+	// Cards as the table sees them: face-down cards are drawn as backs
+	// (R3.2, R5.1) unless Own is set.
+	Cards []game.HandCard
+	// Own draws face-down cards face up with a folded corner: the member's
+	// own hand in their private panel, which only they see.
+	Own   bool
+	Stake int64
+	// Turn marks the hand to act when the seat holds several (R4.8).
+	Turn bool
+	// Result is the hand's settlement in words ("Pontoon +40"), empty before
+	// the round settles.
+	Result string
+	Tone   Tone
+}
+
+// Tone colours a result.
+type Tone uint8
+
+// The tones of a result badge.
+const (
+	Neutral Tone = iota // grey-blue: a note, not a payment
+	Win                 // green: the hand was paid
+	Loss                // red: the hand paid the bank
+	Push                // grey: nothing changed hands
+)
+
+// Labels are the picture's words, translated by the caller. Empty labels are
+// left out.
+type Labels struct {
+	Title  string // over the table, e.g. "Shoot Pontoon · round 12"
+	Banker string // the badge on the banker's seat
+	Bank   string // before the bank's chips
+	Kitty  string // before the kitty
+	Stake  string // alt text: before a hand's stake
+	Turn   string // the badge on the seat whose turn it is
+	// FaceDown stands for each face-down card in the alt text.
+	FaceDown string
+	// Hand names a split hand in the alt text ("hand" gives "hand 2").
+	Hand string
+	// Amount writes chips the reader's way (1.000, 1 000); nil writes digits.
+	Amount func(int64) string
+}
+
+func (l Labels) amount(n int64) string {
+	if l.Amount != nil {
+		return l.Amount(n)
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// Picture is a rendered table: the PNG to upload and its alt text, which goes
+// in the attachment's description.
+type Picture struct {
+	PNG    []byte
+	Alt    string
+	Width  int
+	Height int
+}
+
+// Render draws the table. It is safe for concurrent use; it fails only when
+// the PNG cannot be encoded.
+func Render(t Table) (Picture, error) {
+	img := renderImage(t)
+	var buf bytes.Buffer
+	buf.Grow(64 << 10)
+	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderPool}
+	err := enc.Encode(&buf, img)
+	b := img.Bounds()
+	palettedPool.Put(img)
+	if err != nil {
+		return Picture{}, fmt.Errorf("picture: encode png: %w", err)
+	}
+	return Picture{PNG: buf.Bytes(), Alt: altText(t), Width: b.Dx(), Height: b.Dy()}, nil
+}
+
+// renderImage renders the table into a paletted image.
+func renderImage(t Table) *image.Paletted {
+	c := newCanvas()
+	c.paint(t)
+	return c.quantize()
+}
