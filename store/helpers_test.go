@@ -1,24 +1,72 @@
 package store
 
 import (
+	"cmp"
 	"context"
+	crand "crypto/rand"
 	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // t0 is the tests' clock start; tests pass times explicitly.
 var t0 = time.Date(2025, 3, 14, 15, 9, 26, 535897932, time.UTC)
 
-// openTest opens a store on a fresh file in t.TempDir() and closes it with
-// the test, after checking the books balance.
+// openTest opens a store on a fresh SQLite file in t.TempDir() and closes it
+// with the test, after checking the books balance. Tests that hold for both
+// engines use eachBackend and b.open instead.
 func openTest(t testing.TB) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "pontoon.db"))
+	return sqliteBackend.open(t)
+}
+
+// backend is a database engine the store's tests run against.
+type backend struct {
+	name string
+	// location returns a fresh, empty database for Open, removed when the
+	// test ends: a file in t.TempDir(), or a PostgreSQL schema of its own.
+	location func(t testing.TB) string
+}
+
+var (
+	sqliteBackend = backend{name: "sqlite", location: func(t testing.TB) string {
+		return filepath.Join(t.TempDir(), "pontoon.db")
+	}}
+	postgresBackend = backend{name: "postgres", location: postgresLocation}
+	backends        = []backend{sqliteBackend, postgresBackend}
+)
+
+// eachBackend runs f as a subtest per engine: t.Run("sqlite"), t.Run("postgres").
+func eachBackend(t *testing.T, f func(t *testing.T, b backend)) {
+	t.Helper()
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { f(t, b) })
+	}
+}
+
+// eachBackendB is eachBackend for benchmarks.
+func eachBackendB(b *testing.B, f func(b *testing.B, be backend)) {
+	b.Helper()
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) { f(b, be) })
+	}
+}
+
+// open opens a store on a fresh database and closes it with the test, after
+// checking the books balance.
+func (b backend) open(t testing.TB, opts ...Option) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), b.location(t), opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		rep, err := s.Audit(context.Background())
@@ -28,6 +76,63 @@ func openTest(t testing.TB) *Store {
 		require.NoError(t, s.Close())
 	})
 	return s
+}
+
+// postgresEnv names the PostgreSQL database the tests use; each test gets a
+// schema of its own in it, dropped when the test ends, so that tests, parallel
+// package runs and other people's runs on the same server never meet.
+const postgresEnv = "PONTOON_TEST_POSTGRES_URL"
+
+// defaultPostgresURL is the machine's PostgreSQL 15 (trust auth), as .ci/run
+// starts it.
+const defaultPostgresURL = "postgres://postgres@127.0.0.1:5432/test"
+
+var (
+	pgOnce  sync.Once
+	pgAdmin *sql.DB
+	pgErr   error
+	pgBase  string
+)
+
+// postgresLocation creates a schema for the test and returns the URL that
+// selects it. Without PostgreSQL the test is skipped, after one line saying
+// so, unless CI is set: then it fails, because CI must test both engines.
+func postgresLocation(t testing.TB) string {
+	t.Helper()
+	pgOnce.Do(func() {
+		pgBase = cmp.Or(os.Getenv(postgresEnv), defaultPostgresURL)
+		pgAdmin, pgErr = sql.Open("pgx", pgBase)
+		if pgErr == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			pgErr = pgAdmin.PingContext(ctx)
+		}
+		if pgErr != nil && os.Getenv("CI") == "" {
+			fmt.Fprintf(os.Stderr, "store: PostgreSQL at %s is unreachable (%v): skipping the PostgreSQL tests; set %s or start it\n",
+				redactURL(pgBase), pgErr, postgresEnv)
+		}
+	})
+	if pgErr != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set and PostgreSQL at %s is unreachable: %v", redactURL(pgBase), pgErr)
+		}
+		t.SkipNow()
+	}
+	var buf [8]byte
+	_, _ = crand.Read(buf[:])
+	schema := "pontoon_test_" + hex.EncodeToString(buf[:])
+	_, err := pgAdmin.Exec(`CREATE SCHEMA ` + schema)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		_, err := pgAdmin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`)
+		assert.NoError(t, err, "drop the test's schema")
+	})
+	u, err := url.Parse(pgBase)
+	require.NoError(t, err)
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // balanceOf reads an account's balance outside any method (0 if missing).

@@ -219,15 +219,17 @@ func (s *Store) Version(ctx context.Context) (int64, error) {
 	return v, nil
 }
 
-// maxAttempts bounds how often write runs a transaction that keeps losing
+// retryFor bounds how long write keeps running a transaction that loses
 // races on PostgreSQL. Each loss means another transaction committed, so the
 // system as a whole progresses; the bound only stops a pathological loop.
-const maxAttempts = 30
+const retryFor = 10 * time.Second
 
 // write runs f in one write transaction and commits it: the body of every
 // method that writes. f must set its results afresh on each run, because on
 // PostgreSQL a transaction that loses a race (retryable) is rolled back and
-// f runs again, after a short random pause that grows with each attempt.
+// f runs again, after a random pause that doubles with each loss (up to
+// 50 ms), so that many writers on one hot row take turns instead of failing
+// together again and again.
 //
 //	var out Thing
 //	err := s.write(ctx, func(tx *txn) error {
@@ -236,16 +238,17 @@ const maxAttempts = 30
 //		return err
 //	})
 func (s *Store) write(ctx context.Context, f func(tx *txn) error) error {
+	start := time.Now()
 	for attempt := 1; ; attempt++ {
 		err := s.writeOnce(ctx, f)
-		if err == nil || !s.postgres || !retryable(err) || attempt == maxAttempts {
+		if err == nil || !s.postgres || !retryable(err) || time.Since(start) > retryFor {
 			return err
 		}
-		pause := time.Duration(rand.Int64N(int64(time.Millisecond) * int64(min(attempt, 10))))
+		ceiling := min(50*time.Millisecond, 250*time.Microsecond<<min(attempt, 10))
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("store: %w (after %d attempts: %v)", ctx.Err(), attempt, err)
-		case <-time.After(pause):
+		case <-time.After(time.Duration(rand.Int64N(int64(ceiling)))):
 		}
 	}
 }
