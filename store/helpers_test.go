@@ -1,22 +1,15 @@
 package store
 
 import (
-	"cmp"
 	"context"
-	crand "crypto/rand"
 	"database/sql"
-	"encoding/hex"
-	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/pontoon-bot/pontoon/store/storetest"
 )
 
 // t0 is the tests' clock start; tests pass times explicitly.
@@ -39,10 +32,8 @@ type backend struct {
 }
 
 var (
-	sqliteBackend = backend{name: "sqlite", location: func(t testing.TB) string {
-		return filepath.Join(t.TempDir(), "pontoon.db")
-	}}
-	postgresBackend = backend{name: "postgres", location: postgresLocation}
+	sqliteBackend   = backend{name: "sqlite", location: storetest.SQLitePath}
+	postgresBackend = backend{name: "postgres", location: storetest.PostgresURL}
 	backends        = []backend{sqliteBackend, postgresBackend}
 )
 
@@ -76,63 +67,6 @@ func (b backend) open(t testing.TB, opts ...Option) *Store {
 		require.NoError(t, s.Close())
 	})
 	return s
-}
-
-// postgresEnv names the PostgreSQL database the tests use; each test gets a
-// schema of its own in it, dropped when the test ends, so that tests, parallel
-// package runs and other people's runs on the same server never meet.
-const postgresEnv = "PONTOON_TEST_POSTGRES_URL"
-
-// defaultPostgresURL is the machine's PostgreSQL 15 (trust auth), as .ci/run
-// starts it.
-const defaultPostgresURL = "postgres://postgres@127.0.0.1:5432/test"
-
-var (
-	pgOnce  sync.Once
-	pgAdmin *sql.DB
-	pgErr   error
-	pgBase  string
-)
-
-// postgresLocation creates a schema for the test and returns the URL that
-// selects it. Without PostgreSQL the test is skipped, after one line saying
-// so, unless CI is set: then it fails, because CI must test both engines.
-func postgresLocation(t testing.TB) string {
-	t.Helper()
-	pgOnce.Do(func() {
-		pgBase = cmp.Or(os.Getenv(postgresEnv), defaultPostgresURL)
-		pgAdmin, pgErr = sql.Open("pgx", pgBase)
-		if pgErr == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			pgErr = pgAdmin.PingContext(ctx)
-		}
-		if pgErr != nil && os.Getenv("CI") == "" {
-			fmt.Fprintf(os.Stderr, "store: PostgreSQL at %s is unreachable (%v): skipping the PostgreSQL tests; set %s or start it\n",
-				redactURL(pgBase), pgErr, postgresEnv)
-		}
-	})
-	if pgErr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and PostgreSQL at %s is unreachable: %v", redactURL(pgBase), pgErr)
-		}
-		t.SkipNow()
-	}
-	var buf [8]byte
-	_, _ = crand.Read(buf[:])
-	schema := "pontoon_test_" + hex.EncodeToString(buf[:])
-	_, err := pgAdmin.Exec(`CREATE SCHEMA ` + schema)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		_, err := pgAdmin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`)
-		assert.NoError(t, err, "drop the test's schema")
-	})
-	u, err := url.Parse(pgBase)
-	require.NoError(t, err)
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // balanceOf reads an account's balance outside any method (0 if missing).
