@@ -163,6 +163,34 @@ func retryable(err error) bool {
 	return false
 }
 
+// accountsQuery returns the SELECT of n accounts' (account, balance) rows:
+// the guild is ?1, the account names ?2 ... ?(n+1). On SQLite it is n
+// primary-key lookups joined by UNION ALL, which SQLite runs several times
+// faster than the same lookups as an IN list (no ephemeral table to build,
+// no sort). PostgreSQL allows no FOR UPDATE with UNION, and needs the rows
+// locked in one order, so it gets the IN list, sorted, locked.
+func (d *dialect) accountsQuery(n int) string {
+	var b strings.Builder
+	if d.dollar {
+		b.WriteString(`SELECT account, balance FROM accounts WHERE guild_id = ?1 AND account IN (`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("?" + strconv.Itoa(i+2))
+		}
+		b.WriteString(`) ORDER BY account` + d.forUpdate)
+		return b.String()
+	}
+	for i := range n {
+		if i > 0 {
+			b.WriteString(" UNION ALL ")
+		}
+		b.WriteString(`SELECT account, balance FROM accounts WHERE guild_id = ?1 AND account = ?` + strconv.Itoa(i+2))
+	}
+	return b.String()
+}
+
 // placeholders returns "(?, ?, ...)" with n marks, for IN lists.
 func placeholders(n int) string {
 	return "(" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ")"

@@ -223,8 +223,7 @@ func readBooks(ctx context.Context, tx *txn, guild string, ts []Transfer) (*book
 	for _, n := range names {
 		args = append(args, n)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT account, balance FROM accounts WHERE guild_id = ? AND account IN `+
-		placeholders(len(names))+` ORDER BY account`+tx.d.forUpdate, args...)
+	rows, err := tx.QueryContext(ctx, tx.d.accountsQuery(len(names)), args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: read balances: %w", err)
 	}
@@ -348,19 +347,18 @@ const ledgerChunk = 64
 // flush writes the books: each account whose balance changed, with its
 // final balance, then the ledger rows.
 func (b *books) flush(ctx context.Context, tx *txn, ref ledgerRef) error {
+	// Every account that changed or is new, in one upsert.
+	args := make([]any, 0, 3*len(b.order))
 	for _, name := range b.order {
-		v := b.bal[name]
-		old, existed := b.old[name]
-		switch {
-		case !existed:
-			if err := insertAccount(ctx, tx, b.guild, name, v); err != nil {
-				return err
-			}
-		case v != old:
-			if _, err := tx.ExecContext(ctx, `UPDATE accounts SET balance = ? WHERE guild_id = ? AND account = ?`,
-				v, b.guild, name); err != nil {
-				return fmt.Errorf("store: update %s: %w", name, err)
-			}
+		if old, existed := b.old[name]; !existed || b.bal[name] != old {
+			args = append(args, b.guild, name, b.bal[name])
+		}
+	}
+	if len(args) > 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO accounts (guild_id, account, balance) VALUES `+
+			strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(args)/3), ", ")+
+			` ON CONFLICT (guild_id, account) DO UPDATE SET balance = excluded.balance`, args...); err != nil {
+			return fmt.Errorf("store: update balances: %w", err)
 		}
 	}
 	var table, round, seq sql.NullInt64
@@ -387,14 +385,6 @@ func (b *books) flush(ctx context.Context, tx *txn, ref ledgerRef) error {
 			}
 			return fmt.Errorf("store: ledger: %w", err)
 		}
-	}
-	return nil
-}
-
-func insertAccount(ctx context.Context, tx *txn, guild, name string, bal int64) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO accounts (guild_id, account, balance) VALUES (?, ?, ?)`,
-		guild, name, bal); err != nil {
-		return fmt.Errorf("store: create account %s: %w", name, err)
 	}
 	return nil
 }

@@ -35,6 +35,9 @@ type Store struct {
 	goose    *goose.Provider
 	path     string // the SQLite file, or the PostgreSQL URL without its password
 	postgres bool
+	rounds   roundTables // each round's table and guild, for ApplyAction
+	group    groupCommit // SQLite: the writer and the checkpointer
+	ckpt     *sql.DB     // SQLite: the checkpointer's connection
 }
 
 // Option changes how Open opens the database.
@@ -90,7 +93,7 @@ func openSQLite(ctx context.Context, path string, o options) (*Store, error) {
 		return nil, err
 	}
 
-	w, err := sql.Open("sqlite3", writeDSN)
+	w, err := sql.Open(sqliteWriter, writeDSN)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -137,6 +140,17 @@ func openSQLite(ctx context.Context, path string, o options) (*Store, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	s.r = &pool{r, sqliteDialect}
+	// The checkpointer's connection: neither the writer's (it must not wait
+	// for a commit) nor a read-only one (a checkpoint writes the file).
+	ckpt, err := sql.Open("sqlite3", strings.Replace(readDSN, "&_query_only=1", "", 1))
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	ckpt.SetMaxOpenConns(1)
+	s.ckpt = ckpt
+	s.startWriter(ckpt)
 	return s, nil
 }
 
@@ -157,6 +171,10 @@ func openSQLite(ctx context.Context, path string, o options) (*Store, error) {
 //     deferred transaction that reads and then writes may find another
 //     writer has committed in between, and that SQLITE_BUSY cannot be waited
 //     out; taking the lock first makes busy_timeout apply to every writer.
+//   - _stmt_cache_size: each connection keeps its prepared statements
+//     (go-sqlite3's cache), so a method's statements are not compiled again
+//     on every call. A statement SQLite re-prepares at each new binding
+//     defeats it: see the round lookup of applyAction.
 //   - _txlock=deferred, _query_only=1 (readers): a read transaction is a
 //     snapshot and never takes the write lock, and nothing can write by
 //     mistake through the read pool.
@@ -171,16 +189,17 @@ func dsns(path, synchronous string) (write, read string, err error) {
 	if !strings.HasPrefix(u.Path, "/") {
 		u.Path = "/" + u.Path // a Windows drive letter
 	}
-	base := "file:" + u.EscapedPath() + "?_journal_mode=WAL&_synchronous=" + strings.ToUpper(synchronous) + "&_foreign_keys=on&_busy_timeout=5000"
+	base := "file:" + u.EscapedPath() + "?_journal_mode=WAL&_synchronous=" + strings.ToUpper(synchronous) + "&_foreign_keys=on&_busy_timeout=5000&_stmt_cache_size=128"
 	return base + "&_txlock=immediate", base + "&_txlock=deferred&_query_only=1", nil
 }
 
 // Close closes the database. Calls in progress finish first.
 func (s *Store) Close() error {
-	if s.r == s.w {
+	if s.postgres {
 		return s.w.Close()
 	}
-	return errors.Join(s.r.Close(), s.w.Close())
+	s.stopWriter()
+	return errors.Join(s.ckpt.Close(), s.r.Close(), s.w.Close())
 }
 
 // Path returns the SQLite file the store was opened with, or the PostgreSQL
@@ -238,10 +257,13 @@ const retryFor = 10 * time.Second
 //		return err
 //	})
 func (s *Store) write(ctx context.Context, f func(tx *txn) error) error {
+	if !s.postgres {
+		return s.writeSQLite(ctx, f)
+	}
 	start := time.Now()
 	for attempt := 1; ; attempt++ {
 		err := s.writeOnce(ctx, f)
-		if err == nil || !s.postgres || !retryable(err) || time.Since(start) > retryFor {
+		if err == nil || !retryable(err) || time.Since(start) > retryFor {
 			return err
 		}
 		ceiling := min(50*time.Millisecond, 250*time.Microsecond<<min(attempt, 10))
