@@ -50,9 +50,25 @@ type Discord struct {
 	APIURL        string // Discord's base URL, https://discord.com; tests point it at a fake
 }
 
-// Database is where the state lives.
+// Database is where the state lives: a SQLite file by default, or a
+// PostgreSQL database when URL is set (several processes of the bot can share
+// one).
 type Database struct {
-	Path string // the SQLite file; created if missing
+	Path string // the SQLite file; created if missing; unused when URL is set
+	// URL selects PostgreSQL: postgres://user:password@host:5432/db?sslmode=...
+	// It may hold a password, so it is a Secret: never logged or printed.
+	URL Secret
+	// Synchronous is how durable a commit is: "normal" or "full" (fsync at
+	// every commit; survives a power cut). See store.Synchronous.
+	Synchronous string
+}
+
+// Location is what store.Open takes: the URL if set, else the file.
+func (d Database) Location() string {
+	if d.URL != "" {
+		return d.URL.Reveal()
+	}
+	return d.Path
 }
 
 // Log is how the bot logs.
@@ -99,7 +115,7 @@ func (l Log) SlogLevel() slog.Level {
 func Default() Config {
 	return Config{
 		Discord:  Discord{APIURL: "https://discord.com"},
-		Database: Database{Path: "pontoon.db"},
+		Database: Database{Path: "pontoon.db", Synchronous: "normal"},
 		Log:      Log{Level: "info", Format: "text"},
 		Game: Game{
 			TurnTimer:     60 * time.Second,
@@ -163,6 +179,19 @@ var fields = []field{
 		func(c *Config, v any) error { return decodeString(v, &c.Discord.APIURL) }},
 	{"database.path", func(c *Config) any { return c.Database.Path },
 		func(c *Config, v any) error { return decodeString(v, &c.Database.Path) }},
+	{"database.url", func(c *Config) any { return c.Database.URL }, func(c *Config, v any) error {
+		switch x := v.(type) {
+		case Secret:
+			c.Database.URL = x
+		case string:
+			c.Database.URL = Secret(x)
+		default:
+			return errors.New("must be text") // and never show the value
+		}
+		return nil
+	}},
+	{"database.synchronous", func(c *Config) any { return c.Database.Synchronous },
+		func(c *Config, v any) error { return decodeString(v, &c.Database.Synchronous) }},
 	{"log.level", func(c *Config) any { return c.Log.Level },
 		func(c *Config, v any) error { return decodeString(v, &c.Log.Level) }},
 	{"log.format", func(c *Config) any { return c.Log.Format },

@@ -40,7 +40,7 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, config.Default(), c)
 	assert.Equal(t, config.Config{
 		Discord:  config.Discord{APIURL: "https://discord.com"},
-		Database: config.Database{Path: "pontoon.db"},
+		Database: config.Database{Path: "pontoon.db", Synchronous: "normal"},
 		Log:      config.Log{Level: "info", Format: "text"},
 		Game: config.Game{TurnTimer: 60 * time.Second, StartingChips: 1000, DailyAmount: 200,
 			DailyCooldown: 24 * time.Hour, Rules: config.DefaultRules(), BankOfferTTL: 2 * time.Minute,
@@ -295,6 +295,10 @@ func TestValidateErrors(t *testing.T) {
 		{map[string]string{"PONTOON_GAME_LANGUAGE": "polish please"}, `config: game.language is "polish please", must be a language tag`},
 		{map[string]string{"PONTOON_GAME_BANK_OFFER_TTL": "1h"}, "config: game.bank_offer_ttl is 1h0m0s, must be from 10s to 15m0s"},
 		{map[string]string{"PONTOON_GAME_BID_WINDOW": "1s"}, "config: game.bid_window is 1s, must be from 10s to 10m0s"},
+		{map[string]string{"PONTOON_DATABASE_URL": "mysql://u:sekrit@db/x"}, "config: database.url must start with postgres:// (leave it empty for SQLite"},
+		{map[string]string{"PONTOON_DATABASE_URL": "postgres:///x?password=sekrit"}, "config: database.url has no host"},
+		{map[string]string{"PONTOON_DATABASE_URL": "postgres://u:sekrit@[::1/x"}, "config: database.url is not a URL"},
+		{map[string]string{"PONTOON_DATABASE_SYNCHRONOUS": "off"}, `config: database.synchronous is "off", must be normal or full; set PONTOON_DATABASE_SYNCHRONOUS`},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
@@ -314,6 +318,8 @@ func TestValidateErrors(t *testing.T) {
 		{"PONTOON_GAME_TURN_TIMER": "10s"}, {"PONTOON_GAME_TURN_TIMER": "10m"},
 		{"PONTOON_GAME_STARTING_CHIPS": "0"}, {"PONTOON_GAME_LANGUAGE": "pt-BR"}, {"PONTOON_GAME_LANGUAGE": "es-419"},
 		{"PONTOON_DISCORD_API_URL": "http://127.0.0.1:5555/api"}, {"PONTOON_DISCORD_GUILD_ID": "123456789012345678"},
+		{"PONTOON_DATABASE_URL": "postgresql://bot:pw@db.internal:5432/pontoon?sslmode=require"},
+		{"PONTOON_DATABASE_SYNCHRONOUS": "full"}, {"PONTOON_DATABASE_PATH": "", "PONTOON_DATABASE_URL": "postgres://db/x"},
 	} {
 		cfg, err := config.Load("/dev/null", withToken(env))
 		require.NoError(t, err)
@@ -365,6 +371,22 @@ func TestTokenNeverShown(t *testing.T) {
 	assert.Equal(t, `config.Secret("[redacted]")`, fmt.Sprintf("%#v", c.Discord.Token))
 	assert.Equal(t, "", config.Secret("").String(), "an empty token shows as empty: unset, not hidden")
 	assert.NotContains(t, config.Default().String(), "[redacted]")
+}
+
+// TestDatabaseLocation: database.url, when set, selects PostgreSQL over the
+// file, and its password is never shown.
+func TestDatabaseLocation(t *testing.T) {
+	c, err := config.Load("/dev/null", map[string]string{"PONTOON_DATABASE_PATH": "x.db"})
+	require.NoError(t, err)
+	assert.Equal(t, "x.db", c.Database.Location())
+	const u = "postgres://bot:sekrit@db:5432/pontoon"
+	c, err = config.Load(writeFile(t, "database:\n  path: x.db\n  url: \""+u+"\"\n  synchronous: full\n"), noEnv)
+	require.NoError(t, err)
+	assert.Equal(t, u, c.Database.Location())
+	assert.Equal(t, "full", c.Database.Synchronous)
+	assert.NotContains(t, c.String(), "sekrit")
+	assert.Contains(t, c.String(), "database.url=[redacted]")
+	assert.NotContains(t, fmt.Sprintf("%#v %+v", c, c), "sekrit")
 }
 
 // TestStringListsEveryKey: the one-line form names each key once.

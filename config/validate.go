@@ -46,8 +46,8 @@ func (c Config) Validate() error {
 	if err := checkURL(d.APIURL); err != "" {
 		return bad("discord.api_url", "is %s, %s", show(d.APIURL), err)
 	}
-	if c.Database.Path == "" {
-		return bad("database.path", "is empty")
+	if err := c.Database.Validate(); err != nil {
+		return err
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":
@@ -80,6 +80,34 @@ func (c Config) Validate() error {
 	}
 	if err := between("game.bid_window", g.BidWindow, 10*time.Second, 10*time.Minute); err != nil {
 		return err
+	}
+	return nil
+}
+
+// Validate checks the database keys alone: what `pontoon migrate`, `audit`
+// and `copy` need, which run without a Discord token.
+func (d Database) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &Error{Key: key, Problem: fmt.Sprintf(format, args...)}
+	}
+	if d.URL != "" {
+		// The URL is a Secret: the message names what is wrong, never the text.
+		u, err := url.Parse(d.URL.Reveal())
+		switch {
+		case err != nil:
+			return bad("database.url", "is not a URL; want postgres://user:password@host:5432/database")
+		case u.Scheme != "postgres" && u.Scheme != "postgresql":
+			return bad("database.url", "must start with postgres:// (leave it empty for SQLite and set database.path)")
+		case u.Host == "":
+			return bad("database.url", "has no host; want postgres://user:password@host:5432/database")
+		}
+	} else if d.Path == "" {
+		return bad("database.path", "is empty")
+	}
+	switch d.Synchronous {
+	case "normal", "full":
+	default:
+		return bad("database.synchronous", "is %s, must be normal or full", show(d.Synchronous))
 	}
 	return nil
 }

@@ -72,10 +72,10 @@ func (s *Store) Audit(ctx context.Context) (AuditReport, error) {
 	return r, nil
 }
 
-func auditTotals(ctx context.Context, tx *sql.Tx, r *AuditReport) error {
+func auditTotals(ctx context.Context, tx *txn, r *AuditReport) error {
 	rows, err := tx.QueryContext(ctx, `SELECT a.guild_id, count(*),
-			coalesce(sum(CASE WHEN a.account = 'mint' THEN 0 ELSE a.balance END), 0),
-			coalesce(sum(CASE WHEN a.account = 'mint' THEN a.balance ELSE 0 END), 0),
+			CAST(coalesce(sum(CASE WHEN a.account = 'mint' THEN 0 ELSE a.balance END), 0) AS BIGINT),
+			CAST(coalesce(sum(CASE WHEN a.account = 'mint' THEN a.balance ELSE 0 END), 0) AS BIGINT),
 			(SELECT count(*) FROM ledger l WHERE l.guild_id = a.guild_id)
 		FROM accounts a GROUP BY a.guild_id ORDER BY a.guild_id`)
 	if err != nil {
@@ -101,7 +101,7 @@ func auditTotals(ctx context.Context, tx *sql.Tx, r *AuditReport) error {
 	return nil
 }
 
-func auditNegatives(ctx context.Context, tx *sql.Tx, r *AuditReport) error {
+func auditNegatives(ctx context.Context, tx *txn, r *AuditReport) error {
 	rows, err := tx.QueryContext(ctx, `SELECT guild_id, account, balance FROM accounts
 		WHERE balance < 0 AND account <> 'mint' ORDER BY guild_id, account`)
 	if err != nil {
@@ -125,14 +125,14 @@ func auditNegatives(ctx context.Context, tx *sql.Tx, r *AuditReport) error {
 // auditLedger compares every account's balance with the sum of its ledger
 // rows, in both directions: an account without rows must be empty, and rows
 // naming an account that does not exist are a problem too.
-func auditLedger(ctx context.Context, tx *sql.Tx, r *AuditReport) error {
+func auditLedger(ctx context.Context, tx *txn, r *AuditReport) error {
 	rows, err := tx.QueryContext(ctx, `
 		WITH flows (guild_id, account, delta) AS (
 			SELECT guild_id, to_account, amount FROM ledger
 			UNION ALL
 			SELECT guild_id, from_account, -amount FROM ledger
 		), net AS (
-			SELECT guild_id, account, sum(delta) AS net FROM flows GROUP BY guild_id, account
+			SELECT guild_id, account, CAST(sum(delta) AS BIGINT) AS net FROM flows GROUP BY guild_id, account
 		)
 		SELECT a.guild_id, a.account, a.balance, coalesce(n.net, 0)
 		FROM accounts a LEFT JOIN net n ON n.guild_id = a.guild_id AND n.account = a.account

@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -187,49 +186,51 @@ func (d *driver) round(ctx context.Context) error {
 // rebuilds through the engine with escrow matching the ledger, and every action has
 // exactly the ledger legs the engine gives it: none applied twice, none half-applied.
 func TestCrashRecovery(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "crash.db")
-	rng := rand.New(rand.NewPCG(11, 12))
-	ctx := context.Background()
-	kills := 50
-	if testing.Short() {
-		kills = 10
-	}
-	for i := 0; i < kills; i++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), crashEnv+"="+path)
-		var stderr safeBuffer
-		cmd.Stderr = &stderr
-		require.NoError(t, cmd.Start())
-		time.Sleep(time.Duration(40+rng.IntN(160)) * time.Millisecond)
-		require.NoError(t, cmd.Process.Kill()) // SIGKILL
-		err := cmd.Wait()
-		var ee *exec.ExitError
-		require.True(t, errors.As(err, &ee), "the child was killed, not finished: %v %s", err, stderr.String())
-		require.NotContains(t, stderr.String(), "crash child:", "the child failed by itself")
-
-		s, err := Open(ctx, path)
-		require.NoError(t, err, "kill %d: the database opens", i)
-		rep, err := s.Audit(ctx)
-		require.NoError(t, err)
-		require.True(t, rep.OK(), "kill %d: %s", i, rep.String())
-		rebuilt, err := s.RecoverRounds(ctx)
-		require.NoError(t, err)
-		for _, r := range rebuilt {
-			require.NoError(t, r.Err, "kill %d: round %d rebuilds", i, r.Round.Number)
+	eachBackend(t, func(t *testing.T, bk backend) {
+		path := bk.location(t)
+		rng := rand.New(rand.NewPCG(11, 12))
+		ctx := context.Background()
+		kills := 50
+		if testing.Short() {
+			kills = 10
 		}
-		checkLedgerLegs(t, s)
-		require.NoError(t, s.Close())
-	}
-	s, err := Open(ctx, path)
-	require.NoError(t, err)
-	defer s.Close()
-	var actions int
-	require.NoError(t, s.r.QueryRow(`SELECT COUNT(*) FROM actions`).Scan(&actions))
-	require.Greater(t, actions, kills, "the children made progress between kills")
-	var finished int
-	require.NoError(t, s.r.QueryRow(`SELECT COUNT(*) FROM rounds WHERE finished_at IS NOT NULL`).Scan(&finished))
-	require.Greater(t, finished, 0, "whole rounds were settled across the kills")
-	t.Logf("%d kills, %d actions, %d rounds settled", kills, actions, finished)
+		for i := 0; i < kills; i++ {
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), crashEnv+"="+path)
+			var stderr safeBuffer
+			cmd.Stderr = &stderr
+			require.NoError(t, cmd.Start())
+			time.Sleep(time.Duration(40+rng.IntN(160)) * time.Millisecond)
+			require.NoError(t, cmd.Process.Kill()) // SIGKILL
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			require.True(t, errors.As(err, &ee), "the child was killed, not finished: %v %s", err, stderr.String())
+			require.NotContains(t, stderr.String(), "crash child:", "the child failed by itself")
+
+			s, err := Open(ctx, path)
+			require.NoError(t, err, "kill %d: the database opens", i)
+			rep, err := s.Audit(ctx)
+			require.NoError(t, err)
+			require.True(t, rep.OK(), "kill %d: %s", i, rep.String())
+			rebuilt, err := s.RecoverRounds(ctx)
+			require.NoError(t, err)
+			for _, r := range rebuilt {
+				require.NoError(t, r.Err, "kill %d: round %d rebuilds", i, r.Round.Number)
+			}
+			checkLedgerLegs(t, s)
+			require.NoError(t, s.Close())
+		}
+		s, err := Open(ctx, path)
+		require.NoError(t, err)
+		defer s.Close()
+		var actions int
+		require.NoError(t, s.r.QueryRow(`SELECT COUNT(*) FROM actions`).Scan(&actions))
+		require.Greater(t, actions, kills, "the children made progress between kills")
+		var finished int
+		require.NoError(t, s.r.QueryRow(`SELECT COUNT(*) FROM rounds WHERE finished_at IS NOT NULL`).Scan(&finished))
+		require.Greater(t, finished, 0, "whole rounds were settled across the kills")
+		t.Logf("%d kills, %d actions, %d rounds settled", kills, actions, finished)
+	})
 }
 
 // checkLedgerLegs replays every round action by action and compares the number of

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,7 +14,7 @@ import (
 // below zero.
 func conserved(s *Store, guild string) error {
 	var sum, negatives int64
-	err := s.r.QueryRow(`SELECT COALESCE(SUM(balance), 0), COUNT(CASE WHEN balance < 0 AND account <> 'mint' THEN 1 END)
+	err := s.r.QueryRow(`SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT), COUNT(CASE WHEN balance < 0 AND account <> 'mint' THEN 1 END)
 		FROM accounts WHERE guild_id = ?`, guild).Scan(&sum, &negatives)
 	if err != nil {
 		return err
@@ -30,27 +29,29 @@ func conserved(s *Store, guild string) error {
 // and burning on) through the engine and the store, checking conservation after every
 // committed step and the full audit every fifty rounds and at the end (R7.3).
 func TestConservationOverRandomGames(t *testing.T) {
-	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "games.db"))
-	require.NoError(t, err)
-	defer s.Close()
-	steps := 0
-	d := newDriver(s, rand.New(rand.NewPCG(3, 4)), func() error {
-		steps++
-		return conserved(s, "g")
-	})
-	rounds := 1000
-	if testing.Short() {
-		rounds = 100
-	}
-	for i := 0; i < rounds; i++ {
-		require.NoError(t, d.round(ctx), "round %d", i)
-		if i%50 == 49 || i == rounds-1 {
-			rep, err := s.Audit(ctx)
-			require.NoError(t, err)
-			require.True(t, rep.OK(), rep.String())
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s, err := Open(ctx, bk.location(t))
+		require.NoError(t, err)
+		defer s.Close()
+		steps := 0
+		d := newDriver(s, rand.New(rand.NewPCG(3, 4)), func() error {
+			steps++
+			return conserved(s, "g")
+		})
+		rounds := 1000
+		if testing.Short() {
+			rounds = 100
 		}
-	}
-	require.Greater(t, steps, rounds*5)
-	t.Logf("%d rounds, %d steps checked", rounds, steps)
+		for i := 0; i < rounds; i++ {
+			require.NoError(t, d.round(ctx), "round %d", i)
+			if i%50 == 49 || i == rounds-1 {
+				rep, err := s.Audit(ctx)
+				require.NoError(t, err)
+				require.True(t, rep.OK(), rep.String())
+			}
+		}
+		require.Greater(t, steps, rounds*5)
+		t.Logf("%d rounds, %d steps checked", rounds, steps)
+	})
 }

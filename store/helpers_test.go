@@ -3,22 +3,61 @@ package store
 import (
 	"context"
 	"database/sql"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/pontoon-bot/pontoon/store/storetest"
 )
 
 // t0 is the tests' clock start; tests pass times explicitly.
 var t0 = time.Date(2025, 3, 14, 15, 9, 26, 535897932, time.UTC)
 
-// openTest opens a store on a fresh file in t.TempDir() and closes it with
-// the test, after checking the books balance.
+// openTest opens a store on a fresh SQLite file in t.TempDir() and closes it
+// with the test, after checking the books balance. Tests that hold for both
+// engines use eachBackend and b.open instead.
 func openTest(t testing.TB) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "pontoon.db"))
+	return sqliteBackend.open(t)
+}
+
+// backend is a database engine the store's tests run against.
+type backend struct {
+	name string
+	// location returns a fresh, empty database for Open, removed when the
+	// test ends: a file in t.TempDir(), or a PostgreSQL schema of its own.
+	location func(t testing.TB) string
+}
+
+var (
+	sqliteBackend   = backend{name: "sqlite", location: storetest.SQLitePath}
+	postgresBackend = backend{name: "postgres", location: storetest.PostgresURL}
+	backends        = []backend{sqliteBackend, postgresBackend}
+)
+
+// eachBackend runs f as a subtest per engine: t.Run("sqlite"), t.Run("postgres").
+func eachBackend(t *testing.T, f func(t *testing.T, b backend)) {
+	t.Helper()
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { f(t, b) })
+	}
+}
+
+// eachBackendB is eachBackend for benchmarks.
+func eachBackendB(b *testing.B, f func(b *testing.B, be backend)) {
+	b.Helper()
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) { f(b, be) })
+	}
+}
+
+// open opens a store on a fresh database and closes it with the test, after
+// checking the books balance.
+func (b backend) open(t testing.TB, opts ...Option) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), b.location(t), opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		rep, err := s.Audit(context.Background())

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -150,21 +151,36 @@ func checkTableTransfers(ts []Transfer, tableID int64, withEscrow bool) error {
 	return nil
 }
 
-// moveAll applies ts in order, leg by leg, with ref.leg set to each index.
-func moveAll(ctx context.Context, tx *sql.Tx, guild string, ts []Transfer, defaultReason string, ref ledgerRef) error {
+// moveAll applies ts in order, leg by leg, with ref.leg set to each index:
+// either all of them or, with an error naming the leg, none.
+//
+// It costs a fixed handful of statements however many legs there are: one
+// SELECT reads (and on PostgreSQL locks, in name order, so two transactions
+// never wait for each other in a cycle) every account the legs touch; the
+// legs are then checked one after the other in Go, exactly as if each were
+// applied alone; then each account whose balance changed is written once,
+// with its final balance, and the ledger rows go in one INSERT. The
+// database's CHECK constraints still hold every balance to its limits.
+func moveAll(ctx context.Context, tx *txn, guild string, ts []Transfer, defaultReason string, ref ledgerRef) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	b, err := readBooks(ctx, tx, guild, ts)
+	if err != nil {
+		return err
+	}
 	for i, t := range ts {
 		if t.Reason == "" {
 			t.Reason = defaultReason
 		}
-		ref.leg = i
-		if err := move(ctx, tx, guild, t, ref); err != nil {
+		if err := b.move(ctx, tx, t); err != nil {
 			if len(ts) > 1 {
 				return fmt.Errorf("transfer %d (%v): %w", i, t, err)
 			}
 			return err
 		}
 	}
-	return nil
+	return b.flush(ctx, tx, ref)
 }
 
 // move applies one transfer inside tx: it takes the amount from t.From, adds
@@ -172,12 +188,62 @@ func moveAll(ctx context.Context, tx *sql.Tx, guild string, ts []Transfer, defau
 // are created on first use, an escrow only for a member with a wallet; a
 // wallet must exist (EnsureWallet); the mint is created on first use and is
 // the only account that may go negative.
-//
-// The common case is three statements: a debit and a credit, each an UPDATE
-// whose WHERE clause holds the limits (so SQLite never computes a value out
-// of range), and the ledger row. Only when an UPDATE matches no row does move
-// read the balances to find out why, or create the account.
-func move(ctx context.Context, tx *sql.Tx, guild string, t Transfer, ref ledgerRef) error {
+func move(ctx context.Context, tx *txn, guild string, t Transfer, ref ledgerRef) error {
+	return moveAll(ctx, tx, guild, []Transfer{t}, "", ref)
+}
+
+// books is the state of the accounts a list of transfers touches, read once
+// and changed in memory leg by leg until flush writes it.
+type books struct {
+	guild   string
+	bal     map[string]int64 // balances now, of accounts that exist (or will)
+	old     map[string]int64 // balances as read, of accounts that existed
+	order   []string         // accounts in the order first touched, for flush
+	legs    []Transfer       // applied so far
+	wallets map[string]bool  // members known to have a wallet row
+}
+
+// readBooks reads the balances of every well-formed account named in ts.
+func readBooks(ctx context.Context, tx *txn, guild string, ts []Transfer) (*books, error) {
+	b := &books{guild: guild, bal: map[string]int64{}, old: map[string]int64{}}
+	names := make([]string, 0, 2*len(ts))
+	for _, t := range ts {
+		for _, n := range []string{t.From, t.To} {
+			if _, err := parseAccount(n); err == nil && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return b, nil
+	}
+	slices.Sort(names)
+	args := make([]any, 0, 1+len(names))
+	args = append(args, guild)
+	for _, n := range names {
+		args = append(args, n)
+	}
+	rows, err := tx.QueryContext(ctx, tx.d.accountsQuery(len(names)), args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: read balances: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n string
+		var v int64
+		if err := rows.Scan(&n, &v); err != nil {
+			return nil, fmt.Errorf("store: read balances: %w", err)
+		}
+		b.bal[n], b.old[n] = v, v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: read balances: %w", err)
+	}
+	return b, nil
+}
+
+// move checks and applies one transfer to the books in memory.
+func (b *books) move(ctx context.Context, tx *txn, t Transfer) error {
 	if t.Amount <= 0 {
 		return fmt.Errorf("%w: %d (%s -> %s)", ErrBadAmount, t.Amount, t.From, t.To)
 	}
@@ -192,13 +258,109 @@ func move(ctx context.Context, tx *sql.Tx, guild string, t Transfer, ref ledgerR
 	if err != nil {
 		return err
 	}
-	if err := debit(ctx, tx, guild, t.From, from, t.Amount); err != nil {
+	if err := b.debit(t.From, from, t.Amount); err != nil {
 		return err
 	}
-	if err := credit(ctx, tx, guild, t.To, to, t.Amount); err != nil {
+	if err := b.credit(ctx, tx, t.To, to, t.Amount); err != nil {
 		return err
 	}
+	b.legs = append(b.legs, t)
+	return nil
+}
 
+// set records an account's new balance.
+func (b *books) set(name string, v int64) {
+	if !slices.Contains(b.order, name) {
+		b.order = append(b.order, name)
+	}
+	b.bal[name] = v
+}
+
+// debit takes amount from an account: down to 0, or for the mint down to the
+// smallest int64.
+func (b *books) debit(name string, a account, amount int64) error {
+	have, exists := b.bal[name]
+	floor := amount // balance - amount >= 0
+	if a.kind == kindMint {
+		floor = math.MinInt64 + amount // balance - amount >= MinInt64
+	}
+	switch {
+	case exists && have >= floor:
+		b.set(name, have-amount)
+		return nil
+	case a.kind != kindMint:
+		return &InsufficientChipsError{Account: name, Need: amount, Have: have}
+	case exists:
+		return &OverflowError{Account: name, Balance: have, Amount: -amount, Max: math.MinInt64}
+	}
+	b.set(name, -amount) // the guild's mint, created on first use
+	return nil
+}
+
+// credit adds amount to an account: up to MaxChips, or for the mint up to
+// the largest int64.
+func (b *books) credit(ctx context.Context, tx *txn, name string, a account, amount int64) error {
+	limit := MaxChips
+	if a.kind == kindMint {
+		limit = math.MaxInt64
+	}
+	have, exists := b.bal[name]
+	if exists {
+		if have > limit-amount {
+			return &OverflowError{Account: name, Balance: have, Amount: amount, Max: limit}
+		}
+		b.set(name, have+amount)
+		return nil
+	}
+	// A new account. An escrow belongs to a member with a wallet, so that
+	// whatever it holds has somewhere to go back to (CloseTable).
+	switch a.kind {
+	case kindWallet:
+		return &NotFoundError{What: "wallet", Key: a.member}
+	case kindEscrow:
+		if !b.wallets[a.member] {
+			var w bool
+			if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM wallets WHERE guild_id = ? AND member_id = ?)`,
+				b.guild, a.member).Scan(&w); err != nil {
+				return fmt.Errorf("store: read wallet: %w", err)
+			}
+			if !w {
+				return &NotFoundError{What: "wallet", Key: a.member}
+			}
+			if b.wallets == nil {
+				b.wallets = map[string]bool{}
+			}
+			b.wallets[a.member] = true
+		}
+	}
+	if amount > limit {
+		return &OverflowError{Account: name, Balance: 0, Amount: amount, Max: limit}
+	}
+	b.set(name, amount)
+	return nil
+}
+
+// ledgerChunk is how many ledger rows one INSERT carries (10 parameters
+// each, far below either engine's limit).
+const ledgerChunk = 64
+
+// flush writes the books: each account whose balance changed, with its
+// final balance, then the ledger rows.
+func (b *books) flush(ctx context.Context, tx *txn, ref ledgerRef) error {
+	// Every account that changed or is new, in one upsert.
+	args := make([]any, 0, 3*len(b.order))
+	for _, name := range b.order {
+		if old, existed := b.old[name]; !existed || b.bal[name] != old {
+			args = append(args, b.guild, name, b.bal[name])
+		}
+	}
+	if len(args) > 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO accounts (guild_id, account, balance) VALUES `+
+			strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(args)/3), ", ")+
+			` ON CONFLICT (guild_id, account) DO UPDATE SET balance = excluded.balance`, args...); err != nil {
+			return fmt.Errorf("store: update balances: %w", err)
+		}
+	}
 	var table, round, seq sql.NullInt64
 	if ref.table != 0 {
 		table = sql.NullInt64{Int64: ref.table, Valid: true}
@@ -207,106 +369,28 @@ func move(ctx context.Context, tx *sql.Tx, guild string, t Transfer, ref ledgerR
 		round = sql.NullInt64{Int64: ref.round, Valid: true}
 		seq = sql.NullInt64{Int64: int64(ref.seq), Valid: true}
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO ledger
-		(guild_id, from_account, to_account, amount, reason, table_id, round_id, action_seq, leg, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		guild, t.From, t.To, t.Amount, t.Reason, table, round, seq, ref.leg, formatTime(ref.now))
-	if err != nil {
-		if isUnique(err) {
-			return fmt.Errorf("%w: ledger leg %d of round %d action %d exists", ErrDuplicateAction, ref.leg, ref.round, ref.seq)
+	now := formatTime(ref.now)
+	for start := 0; start < len(b.legs); start += ledgerChunk {
+		legs := b.legs[start:min(start+ledgerChunk, len(b.legs))]
+		args := make([]any, 0, 10*len(legs))
+		for i, t := range legs {
+			args = append(args, b.guild, t.From, t.To, t.Amount, t.Reason, table, round, seq, start+i, now)
 		}
-		return fmt.Errorf("store: ledger: %w", err)
-	}
-	return nil
-}
-
-// debit takes amount from an account: down to 0, or for the mint down to the
-// smallest int64.
-func debit(ctx context.Context, tx *sql.Tx, guild, name string, a account, amount int64) error {
-	floor := amount // balance - amount >= 0
-	if a.kind == kindMint {
-		floor = math.MinInt64 + amount // balance - amount >= MinInt64
-	}
-	ok, err := update(ctx, tx, `UPDATE accounts SET balance = balance - ?3
-		WHERE guild_id = ?1 AND account = ?2 AND balance >= ?4`, guild, name, amount, floor)
-	if ok || err != nil {
-		return err
-	}
-	have, exists, err := balance(ctx, tx, guild, name)
-	switch {
-	case err != nil:
-		return err
-	case a.kind != kindMint:
-		return &InsufficientChipsError{Account: name, Need: amount, Have: have}
-	case exists:
-		return &OverflowError{Account: name, Balance: have, Amount: -amount, Max: math.MinInt64}
-	}
-	return insertAccount(ctx, tx, guild, name, -amount)
-}
-
-// credit adds amount to an account: up to MaxChips, or for the mint up to
-// the largest int64.
-func credit(ctx context.Context, tx *sql.Tx, guild, name string, a account, amount int64) error {
-	limit := MaxChips
-	if a.kind == kindMint {
-		limit = math.MaxInt64
-	}
-	ok, err := update(ctx, tx, `UPDATE accounts SET balance = balance + ?3
-		WHERE guild_id = ?1 AND account = ?2 AND balance <= ?4`, guild, name, amount, limit-amount)
-	if ok || err != nil {
-		return err
-	}
-	have, exists, err := balance(ctx, tx, guild, name)
-	if err != nil {
-		return err
-	}
-	if exists {
-		return &OverflowError{Account: name, Balance: have, Amount: amount, Max: limit}
-	}
-	// A new account. An escrow belongs to a member with a wallet, so that
-	// whatever it holds has somewhere to go back to (CloseTable).
-	switch a.kind {
-	case kindWallet:
-		return &NotFoundError{What: "wallet", Key: a.member}
-	case kindEscrow:
-		var w bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM wallets WHERE guild_id = ? AND member_id = ?)`,
-			guild, a.member).Scan(&w); err != nil {
-			return fmt.Errorf("store: read wallet: %w", err)
+		_, err := tx.ExecContext(ctx, `INSERT INTO ledger
+			(guild_id, from_account, to_account, amount, reason, table_id, round_id, action_seq, leg, created_at)
+			VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?), ", len(legs)), ", "), args...)
+		if err != nil {
+			if isUnique(err) {
+				return fmt.Errorf("%w: ledger of round %d action %d exists", ErrDuplicateAction, ref.round, ref.seq)
+			}
+			return fmt.Errorf("store: ledger: %w", err)
 		}
-		if !w {
-			return &NotFoundError{What: "wallet", Key: a.member}
-		}
-	}
-	if amount > limit {
-		return &OverflowError{Account: name, Balance: 0, Amount: amount, Max: limit}
-	}
-	return insertAccount(ctx, tx, guild, name, amount)
-}
-
-// update runs a guarded UPDATE of one account and reports whether it matched.
-func update(ctx context.Context, tx *sql.Tx, query string, args ...any) (bool, error) {
-	res, err := tx.ExecContext(ctx, query, args...)
-	if err != nil {
-		return false, fmt.Errorf("store: update %v: %w", args[1], err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("store: update %v: %w", args[1], err)
-	}
-	return n == 1, nil
-}
-
-func insertAccount(ctx context.Context, tx *sql.Tx, guild, name string, bal int64) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO accounts (guild_id, account, balance) VALUES (?, ?, ?)`,
-		guild, name, bal); err != nil {
-		return fmt.Errorf("store: create account %s: %w", name, err)
 	}
 	return nil
 }
 
 // balance returns an account's balance and whether it exists (0 if not).
-func balance(ctx context.Context, tx *sql.Tx, guild, name string) (int64, bool, error) {
+func balance(ctx context.Context, tx *txn, guild, name string) (int64, bool, error) {
 	var b int64
 	err := tx.QueryRowContext(ctx, `SELECT balance FROM accounts WHERE guild_id = ? AND account = ?`, guild, name).Scan(&b)
 	if err == sql.ErrNoRows {

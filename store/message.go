@@ -13,19 +13,16 @@ func (s *Store) SetTableMessage(ctx context.Context, tableID int64, messageID st
 	if messageID == "" {
 		return invalid("message id is empty")
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := table(ctx, tx, tableID); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO table_messages (table_id, message_id) VALUES (?, ?)
-		ON CONFLICT (table_id) DO UPDATE SET message_id = excluded.message_id`, tableID, messageID); err != nil {
-		return fmt.Errorf("store: table message: %w", err)
-	}
-	return commit(tx)
+	return s.write(ctx, func(tx *txn) error {
+		if _, err := table(ctx, tx, tableID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO table_messages (table_id, message_id) VALUES (?, ?)
+			ON CONFLICT (table_id) DO UPDATE SET message_id = excluded.message_id`, tableID, messageID); err != nil {
+			return fmt.Errorf("store: table message: %w", err)
+		}
+		return nil
+	})
 }
 
 // TableMessage returns the public message of a table, or "" when none was recorded.

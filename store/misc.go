@@ -10,7 +10,8 @@ import (
 // RememberInteraction records a Discord interaction id and reports whether it
 // is the first time the store sees it. The bot calls it on receipt and drops
 // an interaction seen before: Discord may deliver one twice, and a member may
-// double-click. ApplyAction records its interaction id the same way.
+// double-click. An interaction id carried by an applied action (ApplyAction)
+// counts as seen, for good: actions are never pruned.
 func (s *Store) RememberInteraction(ctx context.Context, id string, now time.Time) (first bool, err error) {
 	if err := checkIDs("interaction id", id); err != nil {
 		return false, err
@@ -18,21 +19,23 @@ func (s *Store) RememberInteraction(ctx context.Context, id string, now time.Tim
 	if err := checkNow(now); err != nil {
 		return false, err
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return false, err
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `INSERT INTO interactions (id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING`,
-		id, formatTime(now))
-	if err != nil {
-		return false, fmt.Errorf("store: remember interaction: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("store: remember interaction: %w", err)
-	}
-	return n == 1, commit(tx)
+	err = s.write(ctx, func(tx *txn) error {
+		// An id an action carries was seen too: ApplyAction keeps it in the
+		// actions table only.
+		res, err := tx.ExecContext(ctx, `INSERT INTO interactions (id, seen_at)
+			SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM actions WHERE interaction_id = ?1) ON CONFLICT DO NOTHING`,
+			id, formatTime(now))
+		if err != nil {
+			return fmt.Errorf("store: remember interaction: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("store: remember interaction: %w", err)
+		}
+		first = n == 1
+		return nil
+	})
+	return first, err
 }
 
 // PruneInteractions forgets interaction ids seen more than maxAge before now
@@ -42,20 +45,18 @@ func (s *Store) PruneInteractions(ctx context.Context, now time.Time, maxAge tim
 	if err := checkNow(now); err != nil {
 		return 0, err
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE seen_at < ?`, formatTime(now.Add(-maxAge)))
-	if err != nil {
-		return 0, fmt.Errorf("store: prune interactions: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("store: prune interactions: %w", err)
-	}
-	return n, commit(tx)
+	var n int64
+	err := s.write(ctx, func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE seen_at < ?`, formatTime(now.Add(-maxAge)))
+		if err != nil {
+			return fmt.Errorf("store: prune interactions: %w", err)
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return fmt.Errorf("store: prune interactions: %w", err)
+		}
+		return nil
+	})
+	return n, err
 }
 
 // GuildSettings returns the guild's settings document (default house rules,
@@ -92,15 +93,12 @@ func (s *Store) SetGuildSettings(ctx context.Context, guild, settings string, no
 	if err != nil {
 		return err
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO settings (guild_id, json, updated_at) VALUES (?, ?, ?)
-		ON CONFLICT (guild_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at`,
-		guild, doc, formatTime(now)); err != nil {
-		return fmt.Errorf("store: set guild settings: %w", err)
-	}
-	return commit(tx)
+	return s.write(ctx, func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (guild_id, json, updated_at) VALUES (?, ?, ?)
+			ON CONFLICT (guild_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at`,
+			guild, doc, formatTime(now)); err != nil {
+			return fmt.Errorf("store: set guild settings: %w", err)
+		}
+		return nil
+	})
 }

@@ -26,20 +26,17 @@ func (s *Store) SetPendingPack(ctx context.Context, tableID int64, p PendingPack
 	if err != nil {
 		return err
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := table(ctx, tx, tableID); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO pending_packs (table_id, for_round, pack, salt, commitment) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (table_id) DO UPDATE SET for_round = excluded.for_round, pack = excluded.pack, salt = excluded.salt,
-		commitment = excluded.commitment`, tableID, p.ForRound, string(pack), p.Salt, p.Commitment); err != nil {
-		return fmt.Errorf("store: pending pack: %w", err)
-	}
-	return commit(tx)
+	return s.write(ctx, func(tx *txn) error {
+		if _, err := table(ctx, tx, tableID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO pending_packs (table_id, for_round, pack, salt, commitment) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (table_id) DO UPDATE SET for_round = excluded.for_round, pack = excluded.pack, salt = excluded.salt,
+			commitment = excluded.commitment`, tableID, p.ForRound, string(pack), p.Salt, p.Commitment); err != nil {
+			return fmt.Errorf("store: pending pack: %w", err)
+		}
+		return nil
+	})
 }
 
 // Pending returns the table's pending pack; ok is false when there is none.

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -25,36 +24,37 @@ import (
 // -rapid.steps is given the sequences are long: 100 sequences of about 200
 // steps. Run longer with -rapid.checks=1000.
 func TestConservationProperty(t *testing.T) {
-	stepsSet := false
-	flag.Visit(func(f *flag.Flag) { stepsSet = stepsSet || f.Name == "rapid.steps" })
-	if !stepsSet {
-		if err := flag.Set("rapid.steps", "200"); err != nil {
-			t.Fatal(err)
+	eachBackend(t, func(t *testing.T, bk backend) {
+		stepsSet := false
+		flag.Visit(func(f *flag.Flag) { stepsSet = stepsSet || f.Name == "rapid.steps" })
+		if !stepsSet {
+			if err := flag.Set("rapid.steps", "200"); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	dir := t.TempDir()
-	n := 0
-	rapid.Check(t, func(rt *rapid.T) {
-		n++
-		s, err := Open(context.Background(), filepath.Join(dir, fmt.Sprintf("p%d.db", n)))
-		if err != nil {
-			rt.Fatal(err)
-		}
-		defer s.Close()
-		m := newModel(rt, s)
-		rt.Repeat(map[string]func(*rapid.T){
-			"":            m.check,
-			"wallet":      m.ensureWallet,
-			"give":        m.give,
-			"grant":       m.grant,
-			"daily":       m.daily,
-			"time":        m.advance,
-			"startRound":  m.startRound,
-			"applyAction": m.applyAction,
-			"applyMore":   m.applyAction, // actions are most of what a bot does
-			"applyMost":   m.applyAction,
-			"updateBank":  m.updateBank,
-			"reopen":      m.reopen,
+		n := 0
+		rapid.Check(t, func(rt *rapid.T) {
+			n++
+			s, err := Open(context.Background(), bk.location(t))
+			if err != nil {
+				rt.Fatal(err)
+			}
+			defer s.Close()
+			m := newModel(rt, s)
+			rt.Repeat(map[string]func(*rapid.T){
+				"":            m.check,
+				"wallet":      m.ensureWallet,
+				"give":        m.give,
+				"grant":       m.grant,
+				"daily":       m.daily,
+				"time":        m.advance,
+				"startRound":  m.startRound,
+				"applyAction": m.applyAction,
+				"applyMore":   m.applyAction, // actions are most of what a bot does
+				"applyMost":   m.applyAction,
+				"updateBank":  m.updateBank,
+				"reopen":      m.reopen,
+			})
 		})
 	})
 }

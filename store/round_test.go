@@ -11,248 +11,257 @@ import (
 )
 
 func TestStartRound(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	wallets(t, s, "g", 1000, "alice", "bob")
-	tb, err := s.OpenTable(ctx, OpenTableParams{Guild: "g", Channel: "c", Host: "alice", BankOwner: "alice", Now: t0})
-	require.NoError(t, err)
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		wallets(t, s, "g", 1000, "alice", "bob")
+		tb, err := s.OpenTable(ctx, OpenTableParams{Guild: "g", Channel: "c", Host: "alice", BankOwner: "alice", Now: t0})
+		require.NoError(t, err)
 
-	p := StartRoundParams{TableID: tb.ID, Number: 1, History: `{"format":"pontoon-history/1"}`, Commitment: "abc", Salt: "s",
-		Now: t0, Transfers: []Transfer{{From: WalletAccount("alice"), To: KittyAccount(tb.ID), Amount: 40}}}
-	r, err := s.StartRound(ctx, p)
-	require.NoError(t, err)
-	assert.Equal(t, Round{ID: r.ID, TableID: tb.ID, Number: 1, History: p.History, Commitment: "abc", Salt: "s", StartedAt: t0}, r)
-	assert.False(t, r.Finished())
-	var seq, leg int
-	var reason string
-	require.NoError(t, s.r.QueryRow(`SELECT action_seq, leg, reason FROM ledger WHERE round_id = ?`, r.ID).Scan(&seq, &leg, &reason))
-	assert.Equal(t, 0, seq, "a round's opening transfers are action 0")
-	assert.Equal(t, "round start", reason)
+		p := StartRoundParams{TableID: tb.ID, Number: 1, History: `{"format":"pontoon-history/1"}`, Commitment: "abc", Salt: "s",
+			Now: t0, Transfers: []Transfer{{From: WalletAccount("alice"), To: KittyAccount(tb.ID), Amount: 40}}}
+		r, err := s.StartRound(ctx, p)
+		require.NoError(t, err)
+		assert.Equal(t, Round{ID: r.ID, TableID: tb.ID, Number: 1, History: p.History, Commitment: "abc", Salt: "s", StartedAt: t0}, r)
+		assert.False(t, r.Finished())
+		var seq, leg int
+		var reason string
+		require.NoError(t, s.r.QueryRow(`SELECT action_seq, leg, reason FROM ledger WHERE round_id = ?`, r.ID).Scan(&seq, &leg, &reason))
+		assert.Equal(t, 0, seq, "a round's opening transfers are action 0")
+		assert.Equal(t, "round start", reason)
 
-	_, err = s.StartRound(ctx, p)
-	assert.ErrorIs(t, err, ErrDuplicateRound)
-	p.Number = 2
-	_, err = s.StartRound(ctx, p)
-	assert.ErrorIs(t, err, ErrRoundInProgress)
+		_, err = s.StartRound(ctx, p)
+		assert.ErrorIs(t, err, ErrDuplicateRound)
+		p.Number = 2
+		_, err = s.StartRound(ctx, p)
+		assert.ErrorIs(t, err, ErrRoundInProgress)
 
-	require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "alice", Verb: "stay", Now: t0,
-		Finish: &RoundFinish{BankOwner: "alice"}}))
-	p.Number = 3
-	_, err = s.StartRound(ctx, p)
-	var se *SequenceError
-	require.ErrorAs(t, err, &se)
-	assert.ErrorIs(t, err, ErrStaleRound)
-	assert.Equal(t, 3, se.Got)
-	assert.Equal(t, 2, se.Want)
+		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "alice", Verb: "stay", Now: t0,
+			Finish: &RoundFinish{BankOwner: "alice"}}))
+		p.Number = 3
+		_, err = s.StartRound(ctx, p)
+		var se *SequenceError
+		require.ErrorAs(t, err, &se)
+		assert.ErrorIs(t, err, ErrStaleRound)
+		assert.Equal(t, 3, se.Got)
+		assert.Equal(t, 2, se.Want)
 
-	// Bad inputs.
-	for name, q := range map[string]StartRoundParams{
-		"no history":  {TableID: tb.ID, Number: 2, Now: t0},
-		"bad history": {TableID: tb.ID, Number: 2, History: "nope", Now: t0},
-		"no time":     {TableID: tb.ID, Number: 2, History: "{}"},
-	} {
-		_, err := s.StartRound(ctx, q)
-		assert.ErrorIs(t, err, ErrInvalid, name)
-	}
-	_, err = s.StartRound(ctx, StartRoundParams{TableID: tb.ID, Number: 2, History: "{}", Now: t0,
-		Transfers: []Transfer{{From: MintAccount, To: KittyAccount(tb.ID), Amount: 1}}})
-	assert.ErrorIs(t, err, ErrBadAccount, "a round cannot mint")
-	_, err = s.StartRound(ctx, StartRoundParams{TableID: 999, Number: 1, History: "{}", Now: t0})
-	assert.ErrorIs(t, err, ErrNotFound)
+		// Bad inputs.
+		for name, q := range map[string]StartRoundParams{
+			"no history":  {TableID: tb.ID, Number: 2, Now: t0},
+			"bad history": {TableID: tb.ID, Number: 2, History: "nope", Now: t0},
+			"no time":     {TableID: tb.ID, Number: 2, History: "{}"},
+		} {
+			_, err := s.StartRound(ctx, q)
+			assert.ErrorIs(t, err, ErrInvalid, name)
+		}
+		_, err = s.StartRound(ctx, StartRoundParams{TableID: tb.ID, Number: 2, History: "{}", Now: t0,
+			Transfers: []Transfer{{From: MintAccount, To: KittyAccount(tb.ID), Amount: 1}}})
+		assert.ErrorIs(t, err, ErrBadAccount, "a round cannot mint")
+		_, err = s.StartRound(ctx, StartRoundParams{TableID: 999, Number: 1, History: "{}", Now: t0})
+		assert.ErrorIs(t, err, ErrNotFound)
 
-	// A failing opening transfer leaves no round behind.
-	_, err = s.StartRound(ctx, StartRoundParams{TableID: tb.ID, Number: 2, History: "{}", Now: t0,
-		Transfers: []Transfer{{From: WalletAccount("bob"), To: KittyAccount(tb.ID), Amount: 5000}}})
-	assert.ErrorIs(t, err, ErrInsufficientChips)
-	got, err := s.TableByID(ctx, tb.ID)
-	require.NoError(t, err)
-	assert.Equal(t, 1, got.RoundNumber)
-	_, err = s.Round(ctx, tb.ID, 2)
-	assert.ErrorIs(t, err, ErrNotFound)
+		// A failing opening transfer leaves no round behind.
+		_, err = s.StartRound(ctx, StartRoundParams{TableID: tb.ID, Number: 2, History: "{}", Now: t0,
+			Transfers: []Transfer{{From: WalletAccount("bob"), To: KittyAccount(tb.ID), Amount: 5000}}})
+		assert.ErrorIs(t, err, ErrInsufficientChips)
+		got, err := s.TableByID(ctx, tb.ID)
+		require.NoError(t, err)
+		assert.Equal(t, 1, got.RoundNumber)
+		_, err = s.Round(ctx, tb.ID, 2)
+		assert.ErrorIs(t, err, ErrNotFound)
 
-	r2, err := s.StartRound(ctx, StartRoundParams{TableID: tb.ID, Number: 2, History: "{}", Now: t0})
-	require.NoError(t, err)
-	assert.Equal(t, 2, r2.Number)
+		r2, err := s.StartRound(ctx, StartRoundParams{TableID: tb.ID, Number: 2, History: "{}", Now: t0})
+		require.NoError(t, err)
+		assert.Equal(t, 2, r2.Number)
 
-	assert.ErrorIs(t, s.CloseTable(ctx, tb.ID, t0), ErrRoundInProgress, "closing is refused mid-round")
+		assert.ErrorIs(t, s.CloseTable(ctx, tb.ID, t0), ErrRoundInProgress, "closing is refused mid-round")
+	})
 }
 
 func TestApplyAction(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	wallets(t, s, "g", 1000, "alice", "bob")
-	tb, r := openTableWithRound(t, s, "g", "c", "alice", "bob")
-	stake := ApplyParams{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "stake", Args: "10", InteractionID: "i1", Now: t0,
-		Transfers: []Transfer{
-			{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "bob"), Amount: 10},
-			{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "bob"), Amount: 10, Reason: "reserve"},
-		}}
-	require.NoError(t, s.ApplyAction(ctx, stake))
-	assert.EqualValues(t, 980, balanceOf(t, s, "g", WalletAccount("bob")))
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		wallets(t, s, "g", 1000, "alice", "bob")
+		tb, r := openTableWithRound(t, s, "g", "c", "alice", "bob")
+		stake := ApplyParams{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "stake", Args: "10", InteractionID: "i1", Now: t0,
+			Transfers: []Transfer{
+				{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "bob"), Amount: 10},
+				{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "bob"), Amount: 10, Reason: "reserve"},
+			}}
+		require.NoError(t, s.ApplyAction(ctx, stake))
+		assert.EqualValues(t, 980, balanceOf(t, s, "g", WalletAccount("bob")))
 
-	// Idempotence: the same action again, by seq or by interaction, moves nothing.
-	assert.ErrorIs(t, s.ApplyAction(ctx, stake), ErrDuplicateInteraction)
-	again := stake
-	again.InteractionID = "i2"
-	assert.ErrorIs(t, s.ApplyAction(ctx, again), ErrDuplicateAction)
-	again = stake
-	again.Seq = 2
-	assert.ErrorIs(t, s.ApplyAction(ctx, again), ErrDuplicateInteraction, "a redelivery with a new seq")
-	again.InteractionID = ""
-	again.Seq = 5
-	var se *SequenceError
-	require.ErrorAs(t, s.ApplyAction(ctx, again), &se)
-	assert.Equal(t, SequenceError{Err: ErrStaleSeq, Got: 5, Want: 2}, *se)
-	assert.EqualValues(t, 980, balanceOf(t, s, "g", WalletAccount("bob")))
-	assert.Equal(t, 1, count(t, s, "actions"))
-	first, err := s.RememberInteraction(ctx, "i1", t0)
-	require.NoError(t, err)
-	assert.False(t, first, "ApplyAction remembers its interaction id")
+		// Idempotence: the same action again, by seq or by interaction, moves nothing.
+		assert.ErrorIs(t, s.ApplyAction(ctx, stake), ErrDuplicateInteraction)
+		again := stake
+		again.InteractionID = "i2"
+		assert.ErrorIs(t, s.ApplyAction(ctx, again), ErrDuplicateAction)
+		again = stake
+		again.Seq = 2
+		assert.ErrorIs(t, s.ApplyAction(ctx, again), ErrDuplicateInteraction, "a redelivery with a new seq")
+		again.InteractionID = ""
+		again.Seq = 5
+		var se *SequenceError
+		require.ErrorAs(t, s.ApplyAction(ctx, again), &se)
+		assert.Equal(t, SequenceError{Err: ErrStaleSeq, Got: 5, Want: 2}, *se)
+		assert.EqualValues(t, 980, balanceOf(t, s, "g", WalletAccount("bob")))
+		assert.Equal(t, 1, count(t, s, "actions"))
+		first, err := s.RememberInteraction(ctx, "i1", t0)
+		require.NoError(t, err)
+		assert.False(t, first, "ApplyAction remembers its interaction id")
 
-	// The ledger rows carry the action.
-	rows, err := s.r.Query(`SELECT table_id, round_id, action_seq, leg, reason FROM ledger WHERE round_id IS NOT NULL ORDER BY id`)
-	require.NoError(t, err)
-	var legs []string
-	for rows.Next() {
-		var table, round int64
-		var seq, leg int
-		var reason string
-		require.NoError(t, rows.Scan(&table, &round, &seq, &leg, &reason))
-		assert.Equal(t, tb.ID, table)
-		assert.Equal(t, r.ID, round)
-		legs = append(legs, reason+"/"+itoa(int64(seq))+"/"+itoa(int64(leg)))
-	}
-	require.NoError(t, rows.Err())
-	assert.Equal(t, []string{"stake/1/0", "reserve/1/1"}, legs)
+		// The ledger rows carry the action.
+		rows, err := s.r.Query(`SELECT table_id, round_id, action_seq, leg, reason FROM ledger WHERE round_id IS NOT NULL ORDER BY id`)
+		require.NoError(t, err)
+		var legs []string
+		for rows.Next() {
+			var table, round int64
+			var seq, leg int
+			var reason string
+			require.NoError(t, rows.Scan(&table, &round, &seq, &leg, &reason))
+			assert.Equal(t, tb.ID, table)
+			assert.Equal(t, r.ID, round)
+			legs = append(legs, reason+"/"+itoa(int64(seq))+"/"+itoa(int64(leg)))
+		}
+		require.NoError(t, rows.Err())
+		assert.Equal(t, []string{"stake/1/0", "reserve/1/1"}, legs)
 
-	// The unique key itself: a second ledger row for (round, 1, 0) is refused
-	// by the database whatever the code above it does.
-	_, err = s.w.Exec(`INSERT INTO ledger (guild_id, from_account, to_account, amount, round_id, action_seq, leg, created_at)
-		VALUES ('g', 'wallet:bob', ?, 1, ?, 1, 0, 'x')`, EscrowAccount(tb.ID, "bob"), r.ID)
-	assert.True(t, isUnique(err), "%v", err)
+		// The unique key itself: a second ledger row for (round, 1, 0) is refused
+		// by the database whatever the code above it does.
+		_, err = s.w.Exec(`INSERT INTO ledger (guild_id, from_account, to_account, amount, round_id, action_seq, leg, created_at)
+			VALUES ('g', 'wallet:bob', ?, 1, ?, 1, 0, 'x')`, EscrowAccount(tb.ID, "bob"), r.ID)
+		assert.True(t, isUnique(err), "%v", err)
 
-	// An action without transfers, then one that ends the round.
-	require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 2, Member: "bob", Verb: "stick", Now: t0}))
-	finish := ApplyParams{RoundID: r.ID, Seq: 3, Member: "alice", Verb: "stay", InteractionID: "i3", Now: t0.Add(time.Minute),
-		Transfers: []Transfer{{From: EscrowAccount(tb.ID, "bob"), To: WalletAccount("bob"), Amount: 20},
-			{From: WalletAccount("alice"), To: WalletAccount("bob"), Amount: 10}},
-		Finish: &RoundFinish{Result: `{"net":{"bob":10}}`, BankOwner: "bob", NextPack: []string{"AS", "KD"}}}
-	require.NoError(t, s.ApplyAction(ctx, finish))
-	got, err := s.Round(ctx, tb.ID, 1)
-	require.NoError(t, err)
-	assert.True(t, got.Finished())
-	assert.Equal(t, t0.Add(time.Minute), got.FinishedAt)
-	assert.JSONEq(t, `{"net":{"bob":10}}`, got.Result)
-	after := finish
-	after.Seq, after.InteractionID, after.Finish = 4, "", nil
-	assert.ErrorIs(t, s.ApplyAction(ctx, after), ErrRoundFinished)
-	assert.ErrorIs(t, s.ApplyAction(ctx, finish), ErrDuplicateInteraction)
+		// An action without transfers, then one that ends the round.
+		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 2, Member: "bob", Verb: "stick", Now: t0}))
+		finish := ApplyParams{RoundID: r.ID, Seq: 3, Member: "alice", Verb: "stay", InteractionID: "i3", Now: t0.Add(time.Minute),
+			Transfers: []Transfer{{From: EscrowAccount(tb.ID, "bob"), To: WalletAccount("bob"), Amount: 20},
+				{From: WalletAccount("alice"), To: WalletAccount("bob"), Amount: 10}},
+			Finish: &RoundFinish{Result: `{"net":{"bob":10}}`, BankOwner: "bob", NextPack: []string{"AS", "KD"}}}
+		require.NoError(t, s.ApplyAction(ctx, finish))
+		got, err := s.Round(ctx, tb.ID, 1)
+		require.NoError(t, err)
+		assert.True(t, got.Finished())
+		assert.Equal(t, t0.Add(time.Minute), got.FinishedAt)
+		assert.JSONEq(t, `{"net":{"bob":10}}`, got.Result)
+		after := finish
+		after.Seq, after.InteractionID, after.Finish = 4, "", nil
+		assert.ErrorIs(t, s.ApplyAction(ctx, after), ErrRoundFinished)
+		assert.ErrorIs(t, s.ApplyAction(ctx, finish), ErrDuplicateInteraction)
 
-	as, err := s.Actions(ctx, r.ID)
-	require.NoError(t, err)
-	assert.Equal(t, []Action{
-		{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "stake", Args: "10", InteractionID: "i1", CreatedAt: t0},
-		{RoundID: r.ID, Seq: 2, Member: "bob", Verb: "stick", CreatedAt: t0},
-		{RoundID: r.ID, Seq: 3, Member: "alice", Verb: "stay", InteractionID: "i3", CreatedAt: t0.Add(time.Minute)},
-	}, as)
+		as, err := s.Actions(ctx, r.ID)
+		require.NoError(t, err)
+		assert.Equal(t, []Action{
+			{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "stake", Args: "10", InteractionID: "i1", CreatedAt: t0},
+			{RoundID: r.ID, Seq: 2, Member: "bob", Verb: "stick", CreatedAt: t0},
+			{RoundID: r.ID, Seq: 3, Member: "alice", Verb: "stay", InteractionID: "i3", CreatedAt: t0.Add(time.Minute)},
+		}, as)
 
-	// Bad inputs.
-	for name, p := range map[string]ApplyParams{
-		"seq 0":      {RoundID: r.ID, Seq: 0, Member: "a", Verb: "v", Now: t0},
-		"no member":  {RoundID: r.ID, Seq: 4, Verb: "v", Now: t0},
-		"no verb":    {RoundID: r.ID, Seq: 4, Member: "a", Now: t0},
-		"no time":    {RoundID: r.ID, Seq: 4, Member: "a", Verb: "v"},
-		"bad result": {RoundID: r.ID, Seq: 4, Member: "a", Verb: "v", Now: t0, Finish: &RoundFinish{Result: "{"}},
-	} {
-		assert.ErrorIs(t, s.ApplyAction(ctx, p), ErrInvalid, name)
-	}
-	assert.ErrorIs(t, s.ApplyAction(ctx, ApplyParams{RoundID: 999, Seq: 1, Member: "a", Verb: "v", Now: t0}), ErrNotFound)
-	_, err = s.Actions(ctx, 999)
-	assert.ErrorIs(t, err, ErrNotFound)
+		// Bad inputs.
+		for name, p := range map[string]ApplyParams{
+			"seq 0":      {RoundID: r.ID, Seq: 0, Member: "a", Verb: "v", Now: t0},
+			"no member":  {RoundID: r.ID, Seq: 4, Verb: "v", Now: t0},
+			"no verb":    {RoundID: r.ID, Seq: 4, Member: "a", Now: t0},
+			"no time":    {RoundID: r.ID, Seq: 4, Member: "a", Verb: "v"},
+			"bad result": {RoundID: r.ID, Seq: 4, Member: "a", Verb: "v", Now: t0, Finish: &RoundFinish{Result: "{"}},
+		} {
+			assert.ErrorIs(t, s.ApplyAction(ctx, p), ErrInvalid, name)
+		}
+		assert.ErrorIs(t, s.ApplyAction(ctx, ApplyParams{RoundID: 999, Seq: 1, Member: "a", Verb: "v", Now: t0}), ErrNotFound)
+		_, err = s.Actions(ctx, 999)
+		assert.ErrorIs(t, err, ErrNotFound)
+	})
 }
 
 // TestApplyActionAtomic: a transfer list whose last element fails leaves
 // nothing changed: balances, ledger, action row, round end, bank.
 func TestApplyActionAtomic(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	wallets(t, s, "g", 100, "alice", "bob")
-	tb, r := openTableWithRound(t, s, "g", "c", "alice", "bob")
-	_, err := s.Grant(ctx, "g", "admin", "alice", MaxChips-100, t0)
-	require.NoError(t, err)
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		wallets(t, s, "g", 100, "alice", "bob")
+		tb, r := openTableWithRound(t, s, "g", "c", "alice", "bob")
+		_, err := s.Grant(ctx, "g", "admin", "alice", MaxChips-100, t0)
+		require.NoError(t, err)
 
-	snapshot := func() map[string]any {
-		st, err := s.TableState(ctx, tb.ID)
-		require.NoError(t, err)
-		rd, err := s.Round(ctx, tb.ID, 1)
-		require.NoError(t, err)
-		return map[string]any{
-			"alice": balanceOf(t, s, "g", WalletAccount("alice")), "bob": balanceOf(t, s, "g", WalletAccount("bob")),
-			"ledger": count(t, s, "ledger"), "actions": count(t, s, "actions"), "accounts": count(t, s, "accounts"),
-			"interactions": count(t, s, "interactions"), "state": st, "round": rd,
+		snapshot := func() map[string]any {
+			st, err := s.TableState(ctx, tb.ID)
+			require.NoError(t, err)
+			rd, err := s.Round(ctx, tb.ID, 1)
+			require.NoError(t, err)
+			return map[string]any{
+				"alice": balanceOf(t, s, "g", WalletAccount("alice")), "bob": balanceOf(t, s, "g", WalletAccount("bob")),
+				"ledger": count(t, s, "ledger"), "actions": count(t, s, "actions"), "accounts": count(t, s, "accounts"),
+				"interactions": count(t, s, "interactions"), "state": st, "round": rd,
+			}
 		}
-	}
-	before := snapshot()
-	ok := []Transfer{
-		{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "bob"), Amount: 30},
-		{From: EscrowAccount(tb.ID, "bob"), To: KittyAccount(tb.ID), Amount: 10},
-	}
-	for name, c := range map[string]struct {
-		last Transfer
-		want error
-	}{
-		"insufficient":        {Transfer{From: WalletAccount("bob"), To: WalletAccount("alice"), Amount: 71}, ErrInsufficientChips},
-		"overflow":            {Transfer{From: KittyAccount(tb.ID), To: WalletAccount("alice"), Amount: 1}, ErrOverflow},
-		"zero":                {Transfer{From: WalletAccount("bob"), To: WalletAccount("alice"), Amount: 0}, ErrBadAmount},
-		"negative":            {Transfer{From: WalletAccount("alice"), To: WalletAccount("bob"), Amount: -5}, ErrBadAmount},
-		"self":                {Transfer{From: WalletAccount("bob"), To: WalletAccount("bob"), Amount: 1}, ErrSelfTransfer},
-		"no wallet":           {Transfer{From: WalletAccount("bob"), To: WalletAccount("zed"), Amount: 1}, ErrNotFound},
-		"escrow of no wallet": {Transfer{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "zed"), Amount: 1}, ErrNotFound},
-		"no source":           {Transfer{From: EscrowAccount(tb.ID, "zed"), To: WalletAccount("bob"), Amount: 1}, ErrInsufficientChips},
-		"mint":                {Transfer{From: MintAccount, To: WalletAccount("bob"), Amount: 1}, ErrBadAccount},
-		"bad name":            {Transfer{From: "escrow:x:bob", To: WalletAccount("bob"), Amount: 1}, ErrBadAccount},
-	} {
-		err := s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "stake", InteractionID: "i-" + name,
-			Now: t0, Transfers: append(append([]Transfer{}, ok...), c.last),
-			Finish: &RoundFinish{BankOwner: "bob", NextPack: []string{"2C"}}})
-		require.ErrorIs(t, err, c.want, name)
-		assert.Equal(t, before, snapshot(), name)
-	}
-	// The same action without the bad leg goes through.
-	require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "stake", Now: t0, Transfers: ok}))
-	assert.EqualValues(t, 70, balanceOf(t, s, "g", WalletAccount("bob")))
+		before := snapshot()
+		ok := []Transfer{
+			{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "bob"), Amount: 30},
+			{From: EscrowAccount(tb.ID, "bob"), To: KittyAccount(tb.ID), Amount: 10},
+		}
+		for name, c := range map[string]struct {
+			last Transfer
+			want error
+		}{
+			"insufficient":        {Transfer{From: WalletAccount("bob"), To: WalletAccount("alice"), Amount: 71}, ErrInsufficientChips},
+			"overflow":            {Transfer{From: KittyAccount(tb.ID), To: WalletAccount("alice"), Amount: 1}, ErrOverflow},
+			"zero":                {Transfer{From: WalletAccount("bob"), To: WalletAccount("alice"), Amount: 0}, ErrBadAmount},
+			"negative":            {Transfer{From: WalletAccount("alice"), To: WalletAccount("bob"), Amount: -5}, ErrBadAmount},
+			"self":                {Transfer{From: WalletAccount("bob"), To: WalletAccount("bob"), Amount: 1}, ErrSelfTransfer},
+			"no wallet":           {Transfer{From: WalletAccount("bob"), To: WalletAccount("zed"), Amount: 1}, ErrNotFound},
+			"escrow of no wallet": {Transfer{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "zed"), Amount: 1}, ErrNotFound},
+			"no source":           {Transfer{From: EscrowAccount(tb.ID, "zed"), To: WalletAccount("bob"), Amount: 1}, ErrInsufficientChips},
+			"mint":                {Transfer{From: MintAccount, To: WalletAccount("bob"), Amount: 1}, ErrBadAccount},
+			"bad name":            {Transfer{From: "escrow:x:bob", To: WalletAccount("bob"), Amount: 1}, ErrBadAccount},
+		} {
+			err := s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "stake", InteractionID: "i-" + name,
+				Now: t0, Transfers: append(append([]Transfer{}, ok...), c.last),
+				Finish: &RoundFinish{BankOwner: "bob", NextPack: []string{"2C"}}})
+			require.ErrorIs(t, err, c.want, name)
+			assert.Equal(t, before, snapshot(), name)
+		}
+		// The same action without the bad leg goes through.
+		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "stake", Now: t0, Transfers: ok}))
+		assert.EqualValues(t, 70, balanceOf(t, s, "g", WalletAccount("bob")))
+	})
 }
 
 func TestMoveLimits(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	wallets(t, s, "g", 0, "alice")
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		wallets(t, s, "g", 0, "alice")
 
-	// The mint may go as low as int64 allows, no lower.
-	_, err := s.w.Exec(`UPDATE accounts SET balance = ? WHERE guild_id = 'g' AND account = 'mint'`, int64(math.MinInt64)+5)
-	require.NoError(t, err)
-	_, err = s.Grant(ctx, "g", "admin", "alice", 6, t0)
-	var of *OverflowError
-	require.ErrorAs(t, err, &of)
-	assert.Equal(t, MintAccount, of.Account)
-	_, err = s.w.Exec(`UPDATE accounts SET balance = 0 WHERE guild_id = 'g' AND account = 'mint'`)
-	require.NoError(t, err)
+		// The mint may go as low as int64 allows, no lower.
+		_, err := s.w.Exec(`UPDATE accounts SET balance = ? WHERE guild_id = 'g' AND account = 'mint'`, int64(math.MinInt64)+5)
+		require.NoError(t, err)
+		_, err = s.Grant(ctx, "g", "admin", "alice", 6, t0)
+		var of *OverflowError
+		require.ErrorAs(t, err, &of)
+		assert.Equal(t, MintAccount, of.Account)
+		_, err = s.w.Exec(`UPDATE accounts SET balance = 0 WHERE guild_id = 'g' AND account = 'mint'`)
+		require.NoError(t, err)
 
-	// A transfer larger than any account can hold.
-	_, err = s.Grant(ctx, "g", "admin", "alice", math.MaxInt64, t0)
-	assert.ErrorIs(t, err, ErrOverflow)
+		// A transfer larger than any account can hold.
+		_, err = s.Grant(ctx, "g", "admin", "alice", math.MaxInt64, t0)
+		assert.ErrorIs(t, err, ErrOverflow)
 
-	// The database refuses what the code would never write.
-	_, err = s.w.Exec(`UPDATE accounts SET balance = -1 WHERE account = 'wallet:alice'`)
-	assert.Error(t, err, "CHECK balance >= 0")
-	_, err = s.w.Exec(`UPDATE accounts SET balance = ? WHERE account = 'wallet:alice'`, MaxChips+1)
-	assert.Error(t, err, "CHECK balance <= MaxChips")
-	_, err = s.w.Exec(`UPDATE accounts SET balance = 1.5 WHERE account = 'wallet:alice'`)
-	assert.Error(t, err, "STRICT: no REAL balance")
-	_, err = s.w.Exec(`INSERT INTO ledger (guild_id, from_account, to_account, amount, created_at) VALUES ('g', 'mint', 'wallet:alice', 0, 'x')`)
-	assert.Error(t, err, "CHECK amount > 0")
-	_, err = s.w.Exec(`INSERT INTO ledger (guild_id, from_account, to_account, amount, created_at) VALUES ('g', 'mint', 'wallet:nobody', 1, 'x')`)
-	assert.Error(t, err, "foreign key to accounts")
+		// The database refuses what the code would never write.
+		_, err = s.w.Exec(`UPDATE accounts SET balance = -1 WHERE account = 'wallet:alice'`)
+		assert.Error(t, err, "CHECK balance >= 0")
+		_, err = s.w.Exec(`UPDATE accounts SET balance = ? WHERE account = 'wallet:alice'`, MaxChips+1)
+		assert.Error(t, err, "CHECK balance <= MaxChips")
+		fraction := map[string]string{"sqlite": `1.5`, "postgres": `'1.5'`}[bk.name] // PostgreSQL would round a numeric 1.5
+		_, err = s.w.Exec(`UPDATE accounts SET balance = ` + fraction + ` WHERE account = 'wallet:alice'`)
+		assert.Error(t, err, "STRICT (SQLite), BIGINT (PostgreSQL): no fractional balance")
+		_, err = s.w.Exec(`INSERT INTO ledger (guild_id, from_account, to_account, amount, created_at) VALUES ('g', 'mint', 'wallet:alice', 0, 'x')`)
+		assert.Error(t, err, "CHECK amount > 0")
+		_, err = s.w.Exec(`INSERT INTO ledger (guild_id, from_account, to_account, amount, created_at) VALUES ('g', 'mint', 'wallet:nobody', 1, 'x')`)
+		assert.Error(t, err, "foreign key to accounts")
+	})
 }
 
 func TestParseAccount(t *testing.T) {
@@ -280,150 +289,160 @@ func TestParseAccount(t *testing.T) {
 }
 
 func TestEscrowPrefixes(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	for _, name := range []string{"escrow:1:a", "escrow:1:b:c", "escrow:10:d", "escrow:11:e", "escrow:2:f", "kitty:1"} {
-		_, err := s.w.Exec(`INSERT INTO accounts (guild_id, account, balance) VALUES ('g', ?, 5)`, name)
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		for _, name := range []string{"escrow:1:a", "escrow:1:b:c", "escrow:10:d", "escrow:11:e", "escrow:2:f", "kitty:1"} {
+			_, err := s.w.Exec(`INSERT INTO accounts (guild_id, account, balance) VALUES ('g', ?, 5)`, name)
+			require.NoError(t, err)
+		}
+		tx, err := s.beginRead(ctx)
 		require.NoError(t, err)
-	}
-	tx, err := s.beginRead(ctx)
-	require.NoError(t, err)
-	defer tx.Rollback()
-	es, err := escrowBalances(ctx, tx, "g", 1)
-	require.NoError(t, err)
-	assert.Equal(t, []escrowBalance{{"a", 5}, {"b:c", 5}}, es)
-	es, err = escrowBalances(ctx, tx, "g", 10)
-	require.NoError(t, err)
-	assert.Equal(t, []escrowBalance{{"d", 5}}, es)
-	_, err = s.w.Exec(`DELETE FROM accounts`) // keep the closing audit happy
-	require.NoError(t, err)
+		defer tx.Rollback()
+		es, err := escrowBalances(ctx, tx, "g", 1)
+		require.NoError(t, err)
+		assert.Equal(t, []escrowBalance{{"a", 5}, {"b:c", 5}}, es)
+		es, err = escrowBalances(ctx, tx, "g", 10)
+		require.NoError(t, err)
+		assert.Equal(t, []escrowBalance{{"d", 5}}, es)
+		_, err = s.w.Exec(`DELETE FROM accounts`) // keep the closing audit happy
+		require.NoError(t, err)
+	})
 }
 
 func TestRoundsAndRecovery(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	wallets(t, s, "g", 1000, "alice", "bob")
-	tb, r1 := openTableWithRound(t, s, "g", "c", "alice", "bob")
-	require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r1.ID, Seq: 1, Member: "bob", Verb: "stake", Args: "5", Now: t0,
-		Transfers: []Transfer{{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "bob"), Amount: 10}}}))
-	require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r1.ID, Seq: 2, Member: "alice", Verb: "stay", Now: t0,
-		Transfers: []Transfer{{From: EscrowAccount(tb.ID, "bob"), To: WalletAccount("bob"), Amount: 10}},
-		Finish:    &RoundFinish{BankOwner: "alice"}}))
-	r2, err := s.StartRound(ctx, StartRoundParams{TableID: tb.ID, Number: 2, History: `{"round":2}`, Now: t0.Add(time.Minute)})
-	require.NoError(t, err)
-	require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r2.ID, Seq: 1, Member: "bob", Verb: "stake", Args: "7", Now: t0,
-		Transfers: []Transfer{{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "bob"), Amount: 14}}}))
-	// A second table with an unfinished round and no actions.
-	tb2, r3 := openTableWithRound(t, s, "g", "d", "bob", "alice")
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		wallets(t, s, "g", 1000, "alice", "bob")
+		tb, r1 := openTableWithRound(t, s, "g", "c", "alice", "bob")
+		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r1.ID, Seq: 1, Member: "bob", Verb: "stake", Args: "5", Now: t0,
+			Transfers: []Transfer{{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "bob"), Amount: 10}}}))
+		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r1.ID, Seq: 2, Member: "alice", Verb: "stay", Now: t0,
+			Transfers: []Transfer{{From: EscrowAccount(tb.ID, "bob"), To: WalletAccount("bob"), Amount: 10}},
+			Finish:    &RoundFinish{BankOwner: "alice"}}))
+		r2, err := s.StartRound(ctx, StartRoundParams{TableID: tb.ID, Number: 2, History: `{"round":2}`, Now: t0.Add(time.Minute)})
+		require.NoError(t, err)
+		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r2.ID, Seq: 1, Member: "bob", Verb: "stake", Args: "7", Now: t0,
+			Transfers: []Transfer{{From: WalletAccount("bob"), To: EscrowAccount(tb.ID, "bob"), Amount: 14}}}))
+		// A second table with an unfinished round and no actions.
+		tb2, r3 := openTableWithRound(t, s, "g", "d", "bob", "alice")
 
-	rs, err := s.Rounds(ctx, tb.ID, 0)
-	require.NoError(t, err)
-	require.Len(t, rs, 2)
-	assert.Equal(t, []int{2, 1}, []int{rs[0].Number, rs[1].Number}, "newest first")
-	rs, err = s.Rounds(ctx, tb.ID, 1)
-	require.NoError(t, err)
-	assert.Equal(t, []Round{r2}, rs)
-	_, err = s.Rounds(ctx, 999, 1)
-	assert.ErrorIs(t, err, ErrNotFound)
+		rs, err := s.Rounds(ctx, tb.ID, 0)
+		require.NoError(t, err)
+		require.Len(t, rs, 2)
+		assert.Equal(t, []int{2, 1}, []int{rs[0].Number, rs[1].Number}, "newest first")
+		rs, err = s.Rounds(ctx, tb.ID, 1)
+		require.NoError(t, err)
+		assert.Equal(t, []Round{r2}, rs)
+		_, err = s.Rounds(ctx, 999, 1)
+		assert.ErrorIs(t, err, ErrNotFound)
 
-	got, err := s.Round(ctx, tb.ID, 2)
-	require.NoError(t, err)
-	assert.Equal(t, r2, got)
-	_, err = s.Round(ctx, tb.ID, 3)
-	var nf *NotFoundError
-	require.ErrorAs(t, err, &nf)
-	assert.Equal(t, "3 of table "+itoa(tb.ID), nf.Key)
+		got, err := s.Round(ctx, tb.ID, 2)
+		require.NoError(t, err)
+		assert.Equal(t, r2, got)
+		_, err = s.Round(ctx, tb.ID, 3)
+		var nf *NotFoundError
+		require.ErrorAs(t, err, &nf)
+		assert.Equal(t, "3 of table "+itoa(tb.ID), nf.Key)
 
-	// Start-up recovery: every unfinished round with its table and actions.
-	un, err := s.UnfinishedRounds(ctx)
-	require.NoError(t, err)
-	require.Len(t, un, 2)
-	assert.Equal(t, r2, un[0].Round)
-	assert.Equal(t, tb.ID, un[0].Table.ID)
-	assert.Len(t, un[0].Table.Seats, 2)
-	require.Len(t, un[0].Actions, 1)
-	assert.Equal(t, "7", un[0].Actions[0].Args)
-	assert.Equal(t, r3, un[1].Round)
-	assert.Equal(t, tb2.ID, un[1].Table.ID)
-	assert.Empty(t, un[1].Actions)
+		// Start-up recovery: every unfinished round with its table and actions.
+		un, err := s.UnfinishedRounds(ctx)
+		require.NoError(t, err)
+		require.Len(t, un, 2)
+		assert.Equal(t, r2, un[0].Round)
+		assert.Equal(t, tb.ID, un[0].Table.ID)
+		assert.Len(t, un[0].Table.Seats, 2)
+		require.Len(t, un[0].Actions, 1)
+		assert.Equal(t, "7", un[0].Actions[0].Args)
+		assert.Equal(t, r3, un[1].Round)
+		assert.Equal(t, tb2.ID, un[1].Table.ID)
+		assert.Empty(t, un[1].Actions)
+	})
 }
 
 func TestInteractions(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	first, err := s.RememberInteraction(ctx, "a", t0)
-	require.NoError(t, err)
-	assert.True(t, first)
-	first, err = s.RememberInteraction(ctx, "a", t0.Add(time.Second))
-	require.NoError(t, err)
-	assert.False(t, first)
-	_, err = s.RememberInteraction(ctx, "b", t0.Add(10*time.Minute))
-	require.NoError(t, err)
-	_, err = s.RememberInteraction(ctx, "", t0)
-	assert.ErrorIs(t, err, ErrInvalid)
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		first, err := s.RememberInteraction(ctx, "a", t0)
+		require.NoError(t, err)
+		assert.True(t, first)
+		first, err = s.RememberInteraction(ctx, "a", t0.Add(time.Second))
+		require.NoError(t, err)
+		assert.False(t, first)
+		_, err = s.RememberInteraction(ctx, "b", t0.Add(10*time.Minute))
+		require.NoError(t, err)
+		_, err = s.RememberInteraction(ctx, "", t0)
+		assert.ErrorIs(t, err, ErrInvalid)
 
-	n, err := s.PruneInteractions(ctx, t0.Add(20*time.Minute), 15*time.Minute)
-	require.NoError(t, err)
-	assert.EqualValues(t, 1, n, "a is older than 15 minutes, b is not")
-	first, err = s.RememberInteraction(ctx, "a", t0.Add(21*time.Minute))
-	require.NoError(t, err)
-	assert.True(t, first, "a pruned id is new again")
-	first, err = s.RememberInteraction(ctx, "b", t0.Add(21*time.Minute))
-	require.NoError(t, err)
-	assert.False(t, first)
+		n, err := s.PruneInteractions(ctx, t0.Add(20*time.Minute), 15*time.Minute)
+		require.NoError(t, err)
+		assert.EqualValues(t, 1, n, "a is older than 15 minutes, b is not")
+		first, err = s.RememberInteraction(ctx, "a", t0.Add(21*time.Minute))
+		require.NoError(t, err)
+		assert.True(t, first, "a pruned id is new again")
+		first, err = s.RememberInteraction(ctx, "b", t0.Add(21*time.Minute))
+		require.NoError(t, err)
+		assert.False(t, first)
+	})
 }
 
 func TestGuildSettings(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	doc, err := s.GuildSettings(ctx, "g")
-	require.NoError(t, err)
-	assert.Equal(t, "{}", doc)
-	require.NoError(t, s.SetGuildSettings(ctx, "g", `{"language":"pl","turn_timer":"90s"}`, t0))
-	require.NoError(t, s.SetGuildSettings(ctx, "h", `{"language":"id"}`, t0))
-	require.NoError(t, s.SetGuildSettings(ctx, "g", `{"language":"pt-BR"}`, t0))
-	doc, err = s.GuildSettings(ctx, "g")
-	require.NoError(t, err)
-	assert.JSONEq(t, `{"language":"pt-BR"}`, doc)
-	assert.ErrorIs(t, s.SetGuildSettings(ctx, "g", `{"language":`, t0), ErrInvalid)
-	assert.ErrorIs(t, s.SetGuildSettings(ctx, "", `{}`, t0), ErrInvalid)
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		doc, err := s.GuildSettings(ctx, "g")
+		require.NoError(t, err)
+		assert.Equal(t, "{}", doc)
+		require.NoError(t, s.SetGuildSettings(ctx, "g", `{"language":"pl","turn_timer":"90s"}`, t0))
+		require.NoError(t, s.SetGuildSettings(ctx, "h", `{"language":"id"}`, t0))
+		require.NoError(t, s.SetGuildSettings(ctx, "g", `{"language":"pt-BR"}`, t0))
+		doc, err = s.GuildSettings(ctx, "g")
+		require.NoError(t, err)
+		assert.JSONEq(t, `{"language":"pt-BR"}`, doc)
+		assert.ErrorIs(t, s.SetGuildSettings(ctx, "g", `{"language":`, t0), ErrInvalid)
+		assert.ErrorIs(t, s.SetGuildSettings(ctx, "", `{}`, t0), ErrInvalid)
+	})
 }
 
 // TestAuditFindsTampering: the audit catches each kind of broken book.
 func TestAuditFindsTampering(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	wallets(t, s, "g", 100, "alice", "bob")
-	wallets(t, s, "h", 50, "carol")
-	rep, err := s.Audit(ctx)
-	require.NoError(t, err)
-	require.True(t, rep.OK(), "%s", rep)
-	assert.Equal(t, []GuildAudit{
-		{Guild: "g", Accounts: 3, Circulating: 200, Minted: 200, LedgerRows: 2},
-		{Guild: "h", Accounts: 2, Circulating: 50, Minted: 50, LedgerRows: 1},
-	}, rep.Guilds)
-	assert.Contains(t, rep.String(), "audit OK")
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		wallets(t, s, "g", 100, "alice", "bob")
+		wallets(t, s, "h", 50, "carol")
+		rep, err := s.Audit(ctx)
+		require.NoError(t, err)
+		require.True(t, rep.OK(), "%s", rep)
+		assert.Equal(t, []GuildAudit{
+			{Guild: "g", Accounts: 3, Circulating: 200, Minted: 200, LedgerRows: 2},
+			{Guild: "h", Accounts: 2, Circulating: 50, Minted: 50, LedgerRows: 1},
+		}, rep.Guilds)
+		assert.Contains(t, rep.String(), "audit OK")
 
-	// A balance changed behind the ledger's back.
-	_, err = s.w.Exec(`UPDATE accounts SET balance = balance + 5 WHERE guild_id = 'g' AND account = 'wallet:bob'`)
-	require.NoError(t, err)
-	// A ledger row whose balances were never applied, in the other guild.
-	_, err = s.w.Exec(`INSERT INTO ledger (guild_id, from_account, to_account, amount, created_at) VALUES ('h', 'mint', 'wallet:carol', 7, 'x')`)
-	require.NoError(t, err)
-	rep, err = s.Audit(ctx)
-	require.NoError(t, err)
-	assert.False(t, rep.OK())
-	out := rep.String()
-	assert.Contains(t, out, "audit FAILED")
-	assert.Contains(t, out, "guild g: 205 chips in accounts but 200 minted")
-	assert.Contains(t, out, "guild g: wallet:bob holds 105 but its ledger sums to 100")
-	assert.Contains(t, out, "guild h: wallet:carol holds 50 but its ledger sums to 57")
-	assert.Contains(t, out, "guild h: mint holds -50 but its ledger sums to -57")
+		// A balance changed behind the ledger's back.
+		_, err = s.w.Exec(`UPDATE accounts SET balance = balance + 5 WHERE guild_id = 'g' AND account = 'wallet:bob'`)
+		require.NoError(t, err)
+		// A ledger row whose balances were never applied, in the other guild.
+		_, err = s.w.Exec(`INSERT INTO ledger (guild_id, from_account, to_account, amount, created_at) VALUES ('h', 'mint', 'wallet:carol', 7, 'x')`)
+		require.NoError(t, err)
+		rep, err = s.Audit(ctx)
+		require.NoError(t, err)
+		assert.False(t, rep.OK())
+		out := rep.String()
+		assert.Contains(t, out, "audit FAILED")
+		assert.Contains(t, out, "guild g: 205 chips in accounts but 200 minted")
+		assert.Contains(t, out, "guild g: wallet:bob holds 105 but its ledger sums to 100")
+		assert.Contains(t, out, "guild h: wallet:carol holds 50 but its ledger sums to 57")
+		assert.Contains(t, out, "guild h: mint holds -50 but its ledger sums to -57")
 
-	// Undo, so the closing audit passes.
-	_, err = s.w.Exec(`UPDATE accounts SET balance = balance - 5 WHERE guild_id = 'g' AND account = 'wallet:bob'`)
-	require.NoError(t, err)
-	_, err = s.w.Exec(`DELETE FROM ledger WHERE amount = 7`)
-	require.NoError(t, err)
-	requireAudit(t, s)
+		// Undo, so the closing audit passes.
+		_, err = s.w.Exec(`UPDATE accounts SET balance = balance - 5 WHERE guild_id = 'g' AND account = 'wallet:bob'`)
+		require.NoError(t, err)
+		_, err = s.w.Exec(`DELETE FROM ledger WHERE amount = 7`)
+		require.NoError(t, err)
+		requireAudit(t, s)
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"path/filepath"
 	"runtime"
@@ -18,34 +19,81 @@ import (
 	"github.com/pontoon-bot/pontoon/migrations"
 )
 
-// Store is the bot's persistence: chips, tables, rounds and settings in one
-// SQLite file. It is safe for concurrent use by many goroutines.
+// Store is the bot's persistence: chips, tables, rounds and settings, in one
+// SQLite file or one PostgreSQL database. It is safe for concurrent use by
+// many goroutines, and on PostgreSQL by many processes.
 //
-// Every method is one transaction. Writers share a single connection, so
-// concurrent writers in this process queue in Go instead of racing for
-// SQLite's write lock; readers use a separate pool and, in WAL mode, never
-// wait for a writer.
+// Every method is one transaction. On SQLite, writers share a single
+// connection, so concurrent writers in this process queue in Go instead of
+// racing for SQLite's write lock; readers use a separate pool and, in WAL
+// mode, never wait for a writer. On PostgreSQL one pool serves both; writes
+// are SERIALIZABLE and retried when they lose a race (see write).
 type Store struct {
-	w     *sql.DB // exactly one connection; every write goes through it
-	r     *sql.DB // read-only connections for queries
-	goose *goose.Provider
-	path  string
+	w        *pool // SQLite: exactly one connection; every write goes through it
+	r        *pool // read-only connections for queries (PostgreSQL: the same pool as w)
+	d        *dialect
+	goose    *goose.Provider
+	path     string // the SQLite file, or the PostgreSQL URL without its password
+	postgres bool
+	rounds   roundTables // each round's table and guild, for ApplyAction
+	group    groupCommit // SQLite: the writer and the checkpointer
+	ckpt     *sql.DB     // SQLite: the checkpointer's connection
 }
 
-// Open opens the SQLite database at path, creating the file if it is missing,
-// and applies every pending migration before it returns. path is a file name;
-// ":memory:" is refused, because an in-memory database is private to one
-// connection and the store uses several.
-func Open(ctx context.Context, path string) (*Store, error) {
+// Option changes how Open opens the database.
+type Option func(*options)
+
+type options struct {
+	synchronous string
+}
+
+// Synchronous sets how durable a commit is: "normal" (the default) or
+// "full". On SQLite, in WAL mode, normal does not fsync a commit, only
+// checkpoints: a power cut may lose the last commits but never corrupts the
+// file, and a crash of the process loses nothing. Full fsyncs the log at
+// every commit, so a committed action survives a power cut too. On
+// PostgreSQL the same two words set synchronous_commit: normal is off (the
+// same trade), full is on (the server's default durability).
+func Synchronous(mode string) Option {
+	return func(o *options) { o.synchronous = mode }
+}
+
+// IsPostgres reports whether location names a PostgreSQL database
+// (postgres:// or postgresql://) rather than a SQLite file.
+func IsPostgres(location string) bool {
+	return strings.HasPrefix(location, "postgres://") || strings.HasPrefix(location, "postgresql://")
+}
+
+// Open opens the database at location and applies every pending migration
+// before it returns. A location starting with postgres:// or postgresql://
+// is a PostgreSQL URL (see OpenPostgres); anything else is the name of a
+// SQLite file, created if it is missing. ":memory:" is refused, because an
+// in-memory database is private to one connection and the store uses
+// several.
+func Open(ctx context.Context, location string, opts ...Option) (*Store, error) {
+	o := options{synchronous: "normal"}
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.synchronous != "normal" && o.synchronous != "full" {
+		return nil, invalid("synchronous %q: want normal or full", o.synchronous)
+	}
+	if IsPostgres(location) {
+		return openPostgres(ctx, location, o)
+	}
+	return openSQLite(ctx, location, o)
+}
+
+func openSQLite(ctx context.Context, path string, o options) (*Store, error) {
 	if path == "" || strings.Contains(path, ":memory:") || strings.Contains(path, "mode=memory") {
 		return nil, invalid("database path %q: need a file name", path)
 	}
-	writeDSN, readDSN, err := dsns(path)
+	writeDSN, readDSN, err := dsns(path, o.synchronous)
 	if err != nil {
 		return nil, err
 	}
 
-	w, err := sql.Open("sqlite3", writeDSN)
+	w, err := sql.Open(sqliteWriter, writeDSN)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -59,7 +107,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 
-	s := &Store{w: w, path: path}
+	s := &Store{w: &pool{w, sqliteDialect}, d: sqliteDialect, path: path}
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -91,7 +139,18 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	s.r = r
+	s.r = &pool{r, sqliteDialect}
+	// The checkpointer's connection: neither the writer's (it must not wait
+	// for a commit) nor a read-only one (a checkpoint writes the file).
+	ckpt, err := sql.Open("sqlite3", strings.Replace(readDSN, "&_query_only=1", "", 1))
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	ckpt.SetMaxOpenConns(1)
+	s.ckpt = ckpt
+	s.startWriter(ckpt)
 	return s, nil
 }
 
@@ -101,9 +160,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 //
 //   - _journal_mode=WAL: readers do not block the writer nor the writer
 //     readers; commits append to the log instead of rewriting pages.
-//   - _synchronous=NORMAL: in WAL mode a commit is not fsynced, only
-//     checkpoints are. A power cut can lose the last commits but never
-//     corrupts the file; a crash of the process loses nothing.
+//   - _synchronous=NORMAL (the default, see Synchronous): in WAL mode a
+//     commit is not fsynced, only checkpoints are. A power cut can lose the
+//     last commits but never corrupts the file; a crash of the process loses
+//     nothing. FULL fsyncs the log at every commit.
 //   - _foreign_keys=on: SQLite leaves them off unless asked, per connection.
 //   - _busy_timeout=5000: wait up to 5 s for a lock held by another process
 //     instead of failing at once.
@@ -111,12 +171,14 @@ func Open(ctx context.Context, path string) (*Store, error) {
 //     deferred transaction that reads and then writes may find another
 //     writer has committed in between, and that SQLITE_BUSY cannot be waited
 //     out; taking the lock first makes busy_timeout apply to every writer.
+//   - _stmt_cache_size: each connection keeps its prepared statements
+//     (go-sqlite3's cache), so a method's statements are not compiled again
+//     on every call. A statement SQLite re-prepares at each new binding
+//     defeats it: see the round lookup of applyAction.
 //   - _txlock=deferred, _query_only=1 (readers): a read transaction is a
 //     snapshot and never takes the write lock, and nothing can write by
 //     mistake through the read pool.
-//   - _stmt_cache_size: each connection keeps its prepared statements, so a
-//     method's dozen statements are not compiled again on every call.
-func dsns(path string) (write, read string, err error) {
+func dsns(path, synchronous string) (write, read string, err error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", "", fmt.Errorf("store: database path %q: %w", path, err)
@@ -127,23 +189,40 @@ func dsns(path string) (write, read string, err error) {
 	if !strings.HasPrefix(u.Path, "/") {
 		u.Path = "/" + u.Path // a Windows drive letter
 	}
-	base := "file:" + u.EscapedPath() + "?_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=on&_busy_timeout=5000&_stmt_cache_size=64"
+	base := "file:" + u.EscapedPath() + "?_journal_mode=WAL&_synchronous=" + strings.ToUpper(synchronous) + "&_foreign_keys=on&_busy_timeout=5000&_stmt_cache_size=128"
 	return base + "&_txlock=immediate", base + "&_txlock=deferred&_query_only=1", nil
 }
 
 // Close closes the database. Calls in progress finish first.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	if s.postgres {
+		return s.w.Close()
+	}
+	s.stopWriter()
+	return errors.Join(s.ckpt.Close(), s.r.Close(), s.w.Close())
 }
 
-// Path returns the file name the store was opened with.
+// Path returns the SQLite file the store was opened with, or the PostgreSQL
+// URL with its password replaced by "xxxxx": safe to log.
 func (s *Store) Path() string { return s.path }
+
+// Dialect returns "sqlite" or "postgres".
+func (s *Store) Dialect() string { return s.d.name }
 
 // Migrate applies every pending migration, each in its own transaction, and
 // returns the schema version reached. Open calls it; it is exported for the
 // migrate subcommand and does nothing when the schema is current.
 func (s *Store) Migrate(ctx context.Context) (version int64, err error) {
-	if _, err := s.goose.Up(ctx); err != nil {
+	up := func(ctx context.Context) error {
+		_, err := s.goose.Up(ctx)
+		return err
+	}
+	if s.postgres {
+		err = s.migrateLocked(ctx, up)
+	} else {
+		err = up(ctx)
+	}
+	if err != nil {
 		return 0, fmt.Errorf("store: migrate: %w", err)
 	}
 	return s.Version(ctx)
@@ -159,27 +238,78 @@ func (s *Store) Version(ctx context.Context) (int64, error) {
 	return v, nil
 }
 
-// beginWrite starts a write transaction on the single write connection.
-// Callers defer tx.Rollback and end with tx.Commit.
-func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, error) {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("store: begin: %w", err)
+// retryFor bounds how long write keeps running a transaction that loses
+// races on PostgreSQL. Each loss means another transaction committed, so the
+// system as a whole progresses; the bound only stops a pathological loop.
+const retryFor = 10 * time.Second
+
+// write runs f in one write transaction and commits it: the body of every
+// method that writes. f must set its results afresh on each run, because on
+// PostgreSQL a transaction that loses a race (retryable) is rolled back and
+// f runs again, after a random pause that doubles with each loss (up to
+// 50 ms), so that many writers on one hot row take turns instead of failing
+// together again and again.
+//
+//	var out Thing
+//	err := s.write(ctx, func(tx *txn) error {
+//		... tx.ExecContext(ctx, `UPDATE ... WHERE id = ?`, id) ...
+//		out, err = thing(ctx, tx, id)
+//		return err
+//	})
+func (s *Store) write(ctx context.Context, f func(tx *txn) error) error {
+	if !s.postgres {
+		return s.writeSQLite(ctx, f)
 	}
-	return tx, nil
+	start := time.Now()
+	for attempt := 1; ; attempt++ {
+		err := s.writeOnce(ctx, f)
+		if err == nil || !retryable(err) || time.Since(start) > retryFor {
+			return err
+		}
+		ceiling := min(50*time.Millisecond, 250*time.Microsecond<<min(attempt, 10))
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("store: %w (after %d attempts: %v)", ctx.Err(), attempt, err)
+		case <-time.After(time.Duration(rand.Int64N(int64(ceiling)))):
+		}
+	}
 }
 
-// beginRead starts a read transaction: one consistent snapshot of the file.
-func (s *Store) beginRead(ctx context.Context) (*sql.Tx, error) {
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+func (s *Store) writeOnce(ctx context.Context, f func(tx *txn) error) error {
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := f(tx); err != nil {
+		return err
+	}
+	return commit(tx)
+}
+
+// beginWrite starts a write transaction (on SQLite, on the single write
+// connection). Callers defer tx.Rollback and end with commit(tx). Methods
+// use write, which also retries on PostgreSQL; beginWrite is for a body that
+// must not be retried.
+func (s *Store) beginWrite(ctx context.Context) (*txn, error) {
+	tx, err := s.w.DB.BeginTx(ctx, s.d.writeOptions())
 	if err != nil {
 		return nil, fmt.Errorf("store: begin: %w", err)
 	}
-	return tx, nil
+	return &txn{tx: tx, d: s.d}, nil
+}
+
+// beginRead starts a read transaction: one consistent snapshot.
+func (s *Store) beginRead(ctx context.Context) (*txn, error) {
+	tx, err := s.r.DB.BeginTx(ctx, s.d.readOptions())
+	if err != nil {
+		return nil, fmt.Errorf("store: begin: %w", err)
+	}
+	return &txn{tx: tx, d: s.d}, nil
 }
 
 // commit commits tx, wrapping the error.
-func commit(tx *sql.Tx) error {
+func commit(tx *txn) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}

@@ -17,31 +17,36 @@ import (
 )
 
 func TestOpenMigratesAndReopens(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "sub dir?#%", "p.db")
-	_, err := Open(ctx, path)
-	require.Error(t, err, "a missing directory is not created")
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		path := bk.location(t)
+		if bk.name == "sqlite" {
+			_, err := Open(ctx, filepath.Join(t.TempDir(), "sub dir?#%", "p.db"))
+			require.Error(t, err, "a missing directory is not created")
+			path = filepath.Join(t.TempDir(), "odd ?#% name.db")
+		}
+		s, err := Open(ctx, path)
+		require.NoError(t, err)
+		v, err := s.Version(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, latestVersion(t), v)
+		_, _, err = s.EnsureWallet(ctx, "g", "alice", 100, t0)
+		require.NoError(t, err)
+		require.NoError(t, s.Close())
 
-	path = filepath.Join(t.TempDir(), "odd ?#% name.db")
-	s, err := Open(ctx, path)
-	require.NoError(t, err)
-	v, err := s.Version(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, latestVersion(t), v)
-	_, _, err = s.EnsureWallet(ctx, "g", "alice", 100, t0)
-	require.NoError(t, err)
-	require.NoError(t, s.Close())
-
-	s, err = Open(ctx, path)
-	require.NoError(t, err)
-	defer s.Close()
-	v, err = s.Migrate(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, latestVersion(t), v)
-	w, err := s.Wallet(ctx, "g", "alice")
-	require.NoError(t, err)
-	assert.EqualValues(t, 100, w.Balance)
-	assert.FileExists(t, path)
+		s, err = Open(ctx, path)
+		require.NoError(t, err)
+		defer s.Close()
+		v, err = s.Migrate(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, latestVersion(t), v)
+		w, err := s.Wallet(ctx, "g", "alice")
+		require.NoError(t, err)
+		assert.EqualValues(t, 100, w.Balance)
+		if bk.name == "sqlite" {
+			assert.FileExists(t, path)
+		}
+	})
 }
 
 // TestConnectionSettings checks that both pools' connections carry the DSN's
@@ -90,17 +95,23 @@ func latestVersion(t *testing.T) int64 {
 
 // TestMigrationsDown runs the Down sections, then Up again.
 func TestMigrationsDown(t *testing.T) {
-	ctx := context.Background()
-	s := openTest(t)
-	_, err := s.goose.DownTo(ctx, 0)
-	require.NoError(t, err)
-	v, err := s.Version(ctx)
-	require.NoError(t, err)
-	assert.EqualValues(t, 0, v)
-	var n int
-	require.NoError(t, s.r.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'goose%' AND name NOT LIKE 'sqlite%'`).Scan(&n))
-	assert.Zero(t, n, "Down leaves no table behind")
-	v, err = s.Migrate(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, latestVersion(t), v)
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		_, err := s.goose.DownTo(ctx, 0)
+		require.NoError(t, err)
+		v, err := s.Version(ctx)
+		require.NoError(t, err)
+		assert.EqualValues(t, 0, v)
+		var n int
+		tables := `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'goose%' AND name NOT LIKE 'sqlite%'`
+		if bk.name == "postgres" {
+			tables = `SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name NOT LIKE 'goose%'`
+		}
+		require.NoError(t, s.r.QueryRow(tables).Scan(&n))
+		assert.Zero(t, n, "Down leaves no table behind")
+		v, err = s.Migrate(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, latestVersion(t), v)
+	})
 }

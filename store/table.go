@@ -68,60 +68,55 @@ func (s *Store) OpenTable(ctx context.Context, p OpenTableParams) (Table, error)
 	if err != nil {
 		return Table{}, err
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return Table{}, err
-	}
-	defer tx.Rollback()
-
-	var prevID int64
-	var prevOwner sql.NullString
-	var prevStatus string
-	err = tx.QueryRowContext(ctx, `SELECT id, bank_owner, status FROM tables
-		WHERE guild_id = ? AND channel_id = ? ORDER BY id DESC LIMIT 1`,
-		p.Guild, p.Channel).Scan(&prevID, &prevOwner, &prevStatus)
-	switch {
-	case err == sql.ErrNoRows:
-		prevID = 0
-	case err != nil:
-		return Table{}, fmt.Errorf("store: open table: %w", err)
-	case prevStatus == StatusOpen:
-		return Table{}, fmt.Errorf("%w: table %d", ErrTableOpen, prevID)
-	}
-	owner := nullString(p.BankOwner)
-	if prevOwner.Valid {
-		owner = prevOwner
-	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO tables (guild_id, channel_id, host_id, rules, bank_owner, status, created_at)
-		VALUES (?, ?, ?, ?, ?, 'open', ?)`, p.Guild, p.Channel, p.Host, rules, owner, formatTime(p.Now))
-	if err != nil {
-		if isUnique(err) {
-			return Table{}, ErrTableOpen
+	var out Table
+	err = s.write(ctx, func(tx *txn) error {
+		var prevID int64
+		var prevOwner sql.NullString
+		var prevStatus string
+		err := tx.QueryRowContext(ctx, `SELECT id, bank_owner, status FROM tables
+			WHERE guild_id = ? AND channel_id = ? ORDER BY id DESC LIMIT 1`,
+			p.Guild, p.Channel).Scan(&prevID, &prevOwner, &prevStatus)
+		switch {
+		case err == sql.ErrNoRows:
+			prevID = 0
+		case err != nil:
+			return fmt.Errorf("store: open table: %w", err)
+		case prevStatus == StatusOpen:
+			return fmt.Errorf("%w: table %d", ErrTableOpen, prevID)
 		}
-		return Table{}, fmt.Errorf("store: open table: %w", err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return Table{}, fmt.Errorf("store: open table: %w", err)
-	}
-	if prevID != 0 {
-		kitty, _, err := balance(ctx, tx, p.Guild, KittyAccount(prevID))
+		owner := nullString(p.BankOwner)
+		if prevOwner.Valid {
+			owner = prevOwner
+		}
+		var id int64
+		err = tx.QueryRowContext(ctx, `INSERT INTO tables (guild_id, channel_id, host_id, rules, bank_owner, status, created_at)
+			VALUES (?, ?, ?, ?, ?, 'open', ?) RETURNING id`, p.Guild, p.Channel, p.Host, rules, owner, formatTime(p.Now)).Scan(&id)
 		if err != nil {
-			return Table{}, err
+			if isUnique(err) {
+				return ErrTableOpen
+			}
+			return fmt.Errorf("store: open table: %w", err)
 		}
-		if kitty > 0 {
-			t := Transfer{From: KittyAccount(prevID), To: KittyAccount(id), Amount: kitty,
-				Reason: "kitty carried over from table " + strconv.FormatInt(prevID, 10)}
-			if err := move(ctx, tx, p.Guild, t, ledgerRef{table: id, now: p.Now}); err != nil {
-				return Table{}, err
+		if prevID != 0 {
+			kitty, _, err := balance(ctx, tx, p.Guild, KittyAccount(prevID))
+			if err != nil {
+				return err
+			}
+			if kitty > 0 {
+				t := Transfer{From: KittyAccount(prevID), To: KittyAccount(id), Amount: kitty,
+					Reason: "kitty carried over from table " + strconv.FormatInt(prevID, 10)}
+				if err := move(ctx, tx, p.Guild, t, ledgerRef{table: id, now: p.Now}); err != nil {
+					return err
+				}
 			}
 		}
-	}
-	t, err := table(ctx, tx, id)
+		out, err = table(ctx, tx, id)
+		return err
+	})
 	if err != nil {
 		return Table{}, err
 	}
-	return t, commit(tx)
+	return out, nil
 }
 
 // TableByChannel returns the channel's open table, or a NotFoundError.
@@ -175,35 +170,32 @@ func (s *Store) CloseTable(ctx context.Context, tableID int64, now time.Time) er
 	if err := checkNow(now); err != nil {
 		return err
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-
-	t, err := openTable(ctx, tx, tableID)
-	if err != nil {
-		return err
-	}
-	if err := noUnfinishedRound(ctx, tx, tableID); err != nil {
-		return err
-	}
-	escrows, err := escrowBalances(ctx, tx, t.Guild, tableID)
-	if err != nil {
-		return err
-	}
-	for _, e := range escrows {
-		tr := Transfer{From: EscrowAccount(tableID, e.member), To: WalletAccount(e.member), Amount: e.balance,
-			Reason: "escrow returned at close"}
-		if err := move(ctx, tx, t.Guild, tr, ledgerRef{table: tableID, now: now}); err != nil {
+	return s.write(ctx, func(tx *txn) error {
+		t, err := openTable(ctx, tx, tableID)
+		if err != nil {
 			return err
 		}
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?`,
-		formatTime(now), tableID); err != nil {
-		return fmt.Errorf("store: close table: %w", err)
-	}
-	return commit(tx)
+		if err := noUnfinishedRound(ctx, tx, tableID); err != nil {
+			return err
+		}
+		escrows, err := escrowBalances(ctx, tx, t.Guild, tableID)
+		if err != nil {
+			return err
+		}
+		trs := make([]Transfer, len(escrows))
+		for i, e := range escrows {
+			trs[i] = Transfer{From: EscrowAccount(tableID, e.member), To: WalletAccount(e.member), Amount: e.balance,
+				Reason: "escrow returned at close"}
+		}
+		if err := moveAll(ctx, tx, t.Guild, trs, "", ledgerRef{table: tableID, now: now}); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?`,
+			formatTime(now), tableID); err != nil {
+			return fmt.Errorf("store: close table: %w", err)
+		}
+		return nil
+	})
 }
 
 // SetSeats replaces the seats of an open table with members, in clockwise
@@ -222,34 +214,30 @@ func (s *Store) SetSeats(ctx context.Context, tableID int64, members []string, n
 		}
 		seen[m] = true
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-
-	t, err := openTable(ctx, tx, tableID)
-	if err != nil {
-		return err
-	}
-	joined := make(map[string]time.Time, len(t.Seats))
-	for _, st := range t.Seats {
-		joined[st.Member] = st.JoinedAt
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ?`, tableID); err != nil {
-		return fmt.Errorf("store: set seats: %w", err)
-	}
-	for i, m := range members {
-		at, ok := joined[m]
-		if !ok {
-			at = now
+	return s.write(ctx, func(tx *txn) error {
+		t, err := openTable(ctx, tx, tableID)
+		if err != nil {
+			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO seats (table_id, member_id, seat_no, joined_at) VALUES (?, ?, ?, ?)`,
-			tableID, m, i, formatTime(at)); err != nil {
+		joined := make(map[string]time.Time, len(t.Seats))
+		for _, st := range t.Seats {
+			joined[st.Member] = st.JoinedAt
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ?`, tableID); err != nil {
 			return fmt.Errorf("store: set seats: %w", err)
 		}
-	}
-	return commit(tx)
+		for i, m := range members {
+			at, ok := joined[m]
+			if !ok {
+				at = now
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO seats (table_id, member_id, seat_no, joined_at) VALUES (?, ?, ?, ?)`,
+				tableID, m, i, formatTime(at)); err != nil {
+				return fmt.Errorf("store: set seats: %w", err)
+			}
+		}
+		return nil
+	})
 }
 
 // SetRules replaces an open table's house rules (JSON, opaque to the store).
@@ -259,18 +247,15 @@ func (s *Store) SetRules(ctx context.Context, tableID int64, rules string) error
 	if err != nil {
 		return err
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := openTable(ctx, tx, tableID); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE tables SET rules = ? WHERE id = ?`, rules, tableID); err != nil {
-		return fmt.Errorf("store: set rules: %w", err)
-	}
-	return commit(tx)
+	return s.write(ctx, func(tx *txn) error {
+		if _, err := openTable(ctx, tx, tableID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tables SET rules = ? WHERE id = ?`, rules, tableID); err != nil {
+			return fmt.Errorf("store: set rules: %w", err)
+		}
+		return nil
+	})
 }
 
 // TableState is where a table's chips and bank stand.
@@ -344,35 +329,31 @@ func (s *Store) UpdateBank(ctx context.Context, p BankParams) error {
 	if reason == "" {
 		reason = "bank"
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-
-	t, err := openTable(ctx, tx, p.TableID)
-	if err != nil {
-		return err
-	}
-	if err := noUnfinishedRound(ctx, tx, p.TableID); err != nil {
-		return err
-	}
-	if err := moveAll(ctx, tx, t.Guild, p.Transfers, reason, ledgerRef{table: p.TableID, now: p.Now}); err != nil {
-		return err
-	}
-	if p.BankOwner != nil {
-		if _, err := tx.ExecContext(ctx, `UPDATE tables SET bank_owner = ? WHERE id = ?`,
-			nullString(*p.BankOwner), p.TableID); err != nil {
-			return fmt.Errorf("store: update bank: %w", err)
+	return s.write(ctx, func(tx *txn) error {
+		t, err := openTable(ctx, tx, p.TableID)
+		if err != nil {
+			return err
 		}
-	}
-	return commit(tx)
+		if err := noUnfinishedRound(ctx, tx, p.TableID); err != nil {
+			return err
+		}
+		if err := moveAll(ctx, tx, t.Guild, p.Transfers, reason, ledgerRef{table: p.TableID, now: p.Now}); err != nil {
+			return err
+		}
+		if p.BankOwner != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE tables SET bank_owner = ? WHERE id = ?`,
+				nullString(*p.BankOwner), p.TableID); err != nil {
+				return fmt.Errorf("store: update bank: %w", err)
+			}
+		}
+		return nil
+	})
 }
 
 const tableColumns = `id, guild_id, channel_id, host_id, rules, bank_owner, status, round_number, next_pack, created_at, closed_at`
 
 // table reads one table with its seats.
-func table(ctx context.Context, tx *sql.Tx, id int64) (Table, error) {
+func table(ctx context.Context, tx *txn, id int64) (Table, error) {
 	ts, err := tablesWhere(ctx, tx, `id = ?`, id)
 	if err != nil {
 		return Table{}, err
@@ -384,7 +365,7 @@ func table(ctx context.Context, tx *sql.Tx, id int64) (Table, error) {
 }
 
 // openTable reads a table and refuses a closed one with ErrTableClosed.
-func openTable(ctx context.Context, tx *sql.Tx, id int64) (Table, error) {
+func openTable(ctx context.Context, tx *txn, id int64) (Table, error) {
 	t, err := table(ctx, tx, id)
 	if err != nil {
 		return Table{}, err
@@ -397,7 +378,7 @@ func openTable(ctx context.Context, tx *sql.Tx, id int64) (Table, error) {
 
 // tablesWhere reads the tables matching a condition, oldest first, with
 // their seats.
-func tablesWhere(ctx context.Context, tx *sql.Tx, cond string, args ...any) ([]Table, error) {
+func tablesWhere(ctx context.Context, tx *txn, cond string, args ...any) ([]Table, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT `+tableColumns+` FROM tables WHERE `+cond+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: tables: %w", err)
@@ -447,7 +428,7 @@ func scanTable(rows *sql.Rows) (Table, error) {
 	return t, nil
 }
 
-func seats(ctx context.Context, tx *sql.Tx, tableID int64) ([]Seat, error) {
+func seats(ctx context.Context, tx *txn, tableID int64) ([]Seat, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT member_id, seat_no, joined_at FROM seats WHERE table_id = ? ORDER BY seat_no`, tableID)
 	if err != nil {
 		return nil, fmt.Errorf("store: seats: %w", err)
@@ -473,7 +454,7 @@ func seats(ctx context.Context, tx *sql.Tx, tableID int64) ([]Seat, error) {
 
 // noUnfinishedRound returns ErrRoundInProgress if the table has a round
 // that has not finished.
-func noUnfinishedRound(ctx context.Context, tx *sql.Tx, tableID int64) error {
+func noUnfinishedRound(ctx context.Context, tx *txn, tableID int64) error {
 	var n int
 	err := tx.QueryRowContext(ctx, `SELECT number FROM rounds WHERE table_id = ? AND finished_at IS NULL`, tableID).Scan(&n)
 	if err == sql.ErrNoRows {
@@ -491,7 +472,7 @@ type escrowBalance struct {
 }
 
 // escrowBalances returns the table's escrow accounts holding chips, by member.
-func escrowBalances(ctx context.Context, tx *sql.Tx, guild string, tableID int64) ([]escrowBalance, error) {
+func escrowBalances(ctx context.Context, tx *txn, guild string, tableID int64) ([]escrowBalance, error) {
 	// "escrow:7:" <= name < "escrow:7;" selects exactly table 7's escrows
 	// (';' follows ':'), using the primary key instead of a LIKE scan.
 	prefix := EscrowAccount(tableID, "")

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/mattn/go-sqlite3"
 )
 
 // Wallet is a member's standing in a guild: the chips they hold outside play
@@ -41,32 +39,30 @@ func (s *Store) EnsureWallet(ctx context.Context, guild, member string, starting
 	if starting < 0 {
 		return Wallet{}, false, fmt.Errorf("%w: starting chips %d", ErrBadAmount, starting)
 	}
-	tx, err := s.beginWrite(ctx)
+	err = s.write(ctx, func(tx *txn) error {
+		created = false
+		var err error
+		w, err = wallet(ctx, tx, guild, member)
+		if err == nil || !errors.Is(err, ErrNotFound) {
+			return err // found (nothing written), or a failure
+		}
+		if err := createWallet(ctx, tx, guild, member, now); err != nil {
+			return err
+		}
+		if starting > 0 {
+			t := Transfer{From: MintAccount, To: WalletAccount(member), Amount: starting, Reason: "starting chips"}
+			if err := move(ctx, tx, guild, t, ledgerRef{now: now}); err != nil {
+				return err
+			}
+		}
+		created = true
+		w, err = wallet(ctx, tx, guild, member)
+		return err
+	})
 	if err != nil {
 		return Wallet{}, false, err
 	}
-	defer tx.Rollback()
-
-	w, err = wallet(ctx, tx, guild, member)
-	if err == nil {
-		return w, false, nil // nothing written: the rollback is the end
-	}
-	if !errors.Is(err, ErrNotFound) {
-		return Wallet{}, false, err
-	}
-	if err := createWallet(ctx, tx, guild, member, now); err != nil {
-		return Wallet{}, false, err
-	}
-	if starting > 0 {
-		t := Transfer{From: MintAccount, To: WalletAccount(member), Amount: starting, Reason: "starting chips"}
-		if err := move(ctx, tx, guild, t, ledgerRef{now: now}); err != nil {
-			return Wallet{}, false, err
-		}
-	}
-	if w, err = wallet(ctx, tx, guild, member); err != nil {
-		return Wallet{}, false, err
-	}
-	return w, true, commit(tx)
+	return w, created, nil
 }
 
 // Wallet returns the member's wallet, or a NotFoundError.
@@ -95,33 +91,32 @@ func (s *Store) ClaimDaily(ctx context.Context, guild, member string, amount int
 	if amount <= 0 {
 		return Wallet{}, fmt.Errorf("%w: daily amount %d", ErrBadAmount, amount)
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return Wallet{}, err
-	}
-	defer tx.Rollback()
-
-	w, err := wallet(ctx, tx, guild, member)
-	if err != nil {
-		return Wallet{}, err
-	}
-	if !w.DailyClaimedAt.IsZero() {
-		if next := w.DailyClaimedAt.Add(cooldown); now.Before(next) {
-			return Wallet{}, &CooldownError{Next: next}
+	var w Wallet
+	err := s.write(ctx, func(tx *txn) error {
+		var err error
+		if w, err = wallet(ctx, tx, guild, member); err != nil {
+			return err
 		}
-	}
-	t := Transfer{From: MintAccount, To: WalletAccount(member), Amount: amount, Reason: "daily"}
-	if err := move(ctx, tx, guild, t, ledgerRef{now: now}); err != nil {
+		if !w.DailyClaimedAt.IsZero() {
+			if next := w.DailyClaimedAt.Add(cooldown); now.Before(next) {
+				return &CooldownError{Next: next}
+			}
+		}
+		t := Transfer{From: MintAccount, To: WalletAccount(member), Amount: amount, Reason: "daily"}
+		if err := move(ctx, tx, guild, t, ledgerRef{now: now}); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE wallets SET daily_claimed_at = ? WHERE guild_id = ? AND member_id = ?`,
+			formatTime(now), guild, member); err != nil {
+			return fmt.Errorf("store: claim daily: %w", err)
+		}
+		w, err = wallet(ctx, tx, guild, member)
+		return err
+	})
+	if err != nil {
 		return Wallet{}, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE wallets SET daily_claimed_at = ? WHERE guild_id = ? AND member_id = ?`,
-		formatTime(now), guild, member); err != nil {
-		return Wallet{}, fmt.Errorf("store: claim daily: %w", err)
-	}
-	if w, err = wallet(ctx, tx, guild, member); err != nil {
-		return Wallet{}, err
-	}
-	return w, commit(tx)
+	return w, nil
 }
 
 // Give moves chips from one member's wallet to another's. Both wallets must
@@ -139,28 +134,27 @@ func (s *Store) Give(ctx context.Context, guild, from, to string, amount int64, 
 	if amount <= 0 {
 		return Wallet{}, Wallet{}, fmt.Errorf("%w: %d", ErrBadAmount, amount)
 	}
-	tx, err := s.beginWrite(ctx)
+	err = s.write(ctx, func(tx *txn) error {
+		// The giver's wallet is checked first so that a giver the bot never saw
+		// gets "not found" rather than "insufficient chips".
+		if _, err := wallet(ctx, tx, guild, from); err != nil {
+			return err
+		}
+		t := Transfer{From: WalletAccount(from), To: WalletAccount(to), Amount: amount, Reason: "gift"}
+		if err := move(ctx, tx, guild, t, ledgerRef{now: now}); err != nil {
+			return err
+		}
+		var err error
+		if fromW, err = wallet(ctx, tx, guild, from); err != nil {
+			return err
+		}
+		toW, err = wallet(ctx, tx, guild, to)
+		return err
+	})
 	if err != nil {
 		return Wallet{}, Wallet{}, err
 	}
-	defer tx.Rollback()
-
-	// The giver's wallet is checked first so that a giver the bot never saw
-	// gets "not found" rather than "insufficient chips".
-	if _, err := wallet(ctx, tx, guild, from); err != nil {
-		return Wallet{}, Wallet{}, err
-	}
-	t := Transfer{From: WalletAccount(from), To: WalletAccount(to), Amount: amount, Reason: "gift"}
-	if err := move(ctx, tx, guild, t, ledgerRef{now: now}); err != nil {
-		return Wallet{}, Wallet{}, err
-	}
-	if fromW, err = wallet(ctx, tx, guild, from); err != nil {
-		return Wallet{}, Wallet{}, err
-	}
-	if toW, err = wallet(ctx, tx, guild, to); err != nil {
-		return Wallet{}, Wallet{}, err
-	}
-	return fromW, toW, commit(tx)
+	return fromW, toW, nil
 }
 
 // Grant creates chips in the member's wallet from the mint. Whether by may
@@ -175,21 +169,20 @@ func (s *Store) Grant(ctx context.Context, guild, by, to string, amount int64, n
 	if amount <= 0 {
 		return Wallet{}, fmt.Errorf("%w: %d", ErrBadAmount, amount)
 	}
-	tx, err := s.beginWrite(ctx)
+	var w Wallet
+	err := s.write(ctx, func(tx *txn) error {
+		t := Transfer{From: MintAccount, To: WalletAccount(to), Amount: amount, Reason: "grant by " + by}
+		if err := move(ctx, tx, guild, t, ledgerRef{now: now}); err != nil {
+			return err
+		}
+		var err error
+		w, err = wallet(ctx, tx, guild, to)
+		return err
+	})
 	if err != nil {
 		return Wallet{}, err
 	}
-	defer tx.Rollback()
-
-	t := Transfer{From: MintAccount, To: WalletAccount(to), Amount: amount, Reason: "grant by " + by}
-	if err := move(ctx, tx, guild, t, ledgerRef{now: now}); err != nil {
-		return Wallet{}, err
-	}
-	w, err := wallet(ctx, tx, guild, to)
-	if err != nil {
-		return Wallet{}, err
-	}
-	return w, commit(tx)
+	return w, nil
 }
 
 // leaderboardOrder is the one ordering of wallets used by Leaderboard and
@@ -274,7 +267,7 @@ func (s *Store) Rank(ctx context.Context, guild, member string) (Standing, error
 }
 
 // wallet reads a wallet with its balance.
-func wallet(ctx context.Context, tx *sql.Tx, guild, member string) (Wallet, error) {
+func wallet(ctx context.Context, tx *txn, guild, member string) (Wallet, error) {
 	w := Wallet{Guild: guild, Member: member}
 	var first string
 	var daily sql.NullString
@@ -298,7 +291,7 @@ func wallet(ctx context.Context, tx *sql.Tx, guild, member string) (Wallet, erro
 
 // createWallet inserts the wallet row and its empty account, and makes sure
 // the guild's mint exists.
-func createWallet(ctx context.Context, tx *sql.Tx, guild, member string, now time.Time) error {
+func createWallet(ctx context.Context, tx *txn, guild, member string, now time.Time) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO wallets (guild_id, member_id, first_seen) VALUES (?, ?, ?)`,
 		guild, member, formatTime(now)); err != nil {
 		return fmt.Errorf("store: create wallet: %w", err)
@@ -308,11 +301,4 @@ func createWallet(ctx context.Context, tx *sql.Tx, guild, member string, now tim
 		return fmt.Errorf("store: create wallet: %w", err)
 	}
 	return nil
-}
-
-// isUnique reports whether err is a UNIQUE or PRIMARY KEY violation.
-func isUnique(err error) bool {
-	var e sqlite3.Error
-	return errors.As(err, &e) &&
-		(e.ExtendedCode == sqlite3.ErrConstraintUnique || e.ExtendedCode == sqlite3.ErrConstraintPrimaryKey)
 }

@@ -19,13 +19,13 @@ func newMigrateCmd(stdout, stderr io.Writer) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// Opening the store applies every pending migration.
-			return withStore(stderr, func(ctx context.Context, cfg config.Config, st *store.Store) error {
+			return withStore(stderr, func(ctx context.Context, _ config.Config, st *store.Store) error {
 				v, err := st.Version(ctx)
 				if err != nil {
 					fmt.Fprintln(stderr, err)
 					return exitError{1}
 				}
-				fmt.Fprintf(stdout, "%s: schema version %d\n", cfg.Database.Path, v)
+				fmt.Fprintf(stdout, "%s: schema version %d\n", st.Path(), v)
 				return nil
 			})
 		},
@@ -54,18 +54,29 @@ func newAuditCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 }
 
-// withStore loads the configuration (no token needed), opens the database and runs f.
+// withStore loads the configuration (no token needed), opens the database it
+// names (database.url, else database.path) and runs f.
 func withStore(stderr io.Writer, f func(context.Context, config.Config, *store.Store) error) error {
 	cfg, err := loadConfig(stderr, false)
 	if err != nil {
 		return err
 	}
+	if err := cfg.Database.Validate(); err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitError{2}
+	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, cfg.Database.Path)
+	st, err := openStore(ctx, cfg.Database)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError{1}
 	}
 	defer st.Close()
 	return f(ctx, cfg, st)
+}
+
+// openStore opens the configured database: PostgreSQL when database.url is
+// set, else the SQLite file.
+func openStore(ctx context.Context, db config.Database) (*store.Store, error) {
+	return store.Open(ctx, db.Location(), store.Synchronous(db.Synchronous))
 }

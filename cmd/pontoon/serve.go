@@ -11,7 +11,6 @@ import (
 	"github.com/pontoon-bot/pontoon/bot"
 	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/game"
-	"github.com/pontoon-bot/pontoon/store"
 	"github.com/spf13/cobra"
 )
 
@@ -73,9 +72,10 @@ func serve(parent context.Context, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(parent, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	st, err := store.Open(ctx, cfg.Database.Path)
+	st, err := openStore(ctx, cfg.Database)
 	if err != nil {
-		log.Error("opening the database", "path", cfg.Database.Path, "err", err)
+		// The error names the file or the URL without its password.
+		log.Error("opening the database", "err", err)
 		return exitError{1}
 	}
 	defer st.Close()
@@ -94,7 +94,7 @@ func serve(parent context.Context, stderr io.Writer) error {
 		_ = b.Close()
 		return exitError{1}
 	}
-	log.Info("serving; stop with SIGINT or SIGTERM", "database", cfg.Database.Path)
+	log.Info("serving; stop with SIGINT or SIGTERM", "database", st.Path())
 	<-ctx.Done()
 	log.Info("shutting down: finishing in-flight actions")
 	if err := b.Close(); err != nil {

@@ -1,0 +1,67 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// pool is a *sql.DB that speaks the store's one SQL spelling: every query
+// passes through the dialect, so "?" placeholders work on PostgreSQL too.
+// Store methods use it only to begin transactions; tests and tools use
+// Exec/Query/QueryRow for SQL outside a method.
+type pool struct {
+	*sql.DB
+	d *dialect
+}
+
+func (p *pool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return p.DB.ExecContext(ctx, p.d.q(query), args...)
+}
+
+func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return p.DB.QueryContext(ctx, p.d.q(query), args...)
+}
+
+func (p *pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return p.DB.QueryRowContext(ctx, p.d.q(query), args...)
+}
+
+func (p *pool) Exec(query string, args ...any) (sql.Result, error) {
+	return p.ExecContext(context.Background(), query, args...)
+}
+
+func (p *pool) Query(query string, args ...any) (*sql.Rows, error) {
+	return p.QueryContext(context.Background(), query, args...)
+}
+
+func (p *pool) QueryRow(query string, args ...any) *sql.Row {
+	return p.QueryRowContext(context.Background(), query, args...)
+}
+
+// txn is a transaction in the store's SQL spelling. Unexported helpers take a
+// *txn where they used to take a *sql.Tx; the methods they call have the same
+// names and arguments, so a method written for SQLite ports by changing
+// that one type.
+type txn struct {
+	tx *sql.Tx
+	d  *dialect
+}
+
+func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(ctx, t.d.q(query), args...)
+}
+
+func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(ctx, t.d.q(query), args...)
+}
+
+func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return t.tx.QueryRowContext(ctx, t.d.q(query), args...)
+}
+
+// Rollback ends the transaction without its changes; after Commit it does
+// nothing, so callers defer it.
+func (t *txn) Rollback() error { return t.tx.Rollback() }
+
+// Commit commits the transaction.
+func (t *txn) Commit() error { return t.tx.Commit() }

@@ -1,0 +1,87 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+
+	"github.com/pontoon-bot/pontoon/migrations"
+)
+
+// openPostgres opens a PostgreSQL database through pgx's database/sql
+// driver. database/sql rather than pgxpool, because the store's methods and
+// goose are written against database/sql: one body of Go code then runs on
+// both engines, with the dialect rewriting only placeholders and a few
+// clauses. pgx still caches each connection's prepared statements itself,
+// so no statement is parsed twice on a connection.
+//
+// Every pooled connection gets the same settings from the connection
+// config, as the SQLite DSN gives them to SQLite's: synchronous_commit from
+// Synchronous. Tables are found through the URL's search_path, so a test
+// (or a second bot) can live in its own schema of a shared database.
+func openPostgres(ctx context.Context, location string, o options) (*Store, error) {
+	shown := redactURL(location)
+	cfg, err := pgx.ParseConfig(location)
+	if err != nil {
+		return nil, invalid("database url %s: %v", shown, err)
+	}
+	if o.synchronous == "full" {
+		cfg.RuntimeParams["synchronous_commit"] = "on"
+	} else {
+		cfg.RuntimeParams["synchronous_commit"] = "off"
+	}
+	db := stdlib.OpenDB(*cfg)
+	// Enough connections for every table's goroutine to be inside a
+	// transaction at once on two cores; PostgreSQL allows 100 by default,
+	// shared by every process of the bot.
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(16)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", shown, err)
+	}
+	p := &pool{db, postgresDialect}
+	s := &Store{w: p, r: p, d: postgresDialect, path: shown, postgres: true}
+	s.goose, err = goose.NewProvider(goose.DialectPostgres, db, migrations.Postgres,
+		goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: migrations: %w", err)
+	}
+	if _, err := s.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// migrateLocked runs up while holding a PostgreSQL advisory lock named after
+// the schema, so that several processes starting at once on one database
+// migrate it one after the other, and processes in different schemas (tests)
+// do not wait for each other.
+func (s *Store) migrateLocked(ctx context.Context, up func(context.Context) error) error {
+	conn, err := s.w.DB.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("store: migrate: %w", err)
+	}
+	defer conn.Close()
+	const key = `hashtextextended('pontoon migrations ' || current_schema(), 0)`
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(`+key+`)`); err != nil {
+		return fmt.Errorf("store: migrate: lock: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(`+key+`)`)
+	return up(ctx)
+}
+
+// redactURL returns a PostgreSQL URL fit for logs: the password replaced.
+func redactURL(location string) string {
+	u, err := url.Parse(location)
+	if err != nil {
+		return "postgres://(unparsable URL)"
+	}
+	return u.Redacted()
+}

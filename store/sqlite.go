@@ -1,0 +1,240 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// sqliteWriter is the driver of the write connection: go-sqlite3 with
+// automatic checkpoints turned off on every connection it opens, because
+// the checkpointer goroutine does them (see checkpointer).
+const sqliteWriter = "pontoon-sqlite3-writer"
+
+func init() {
+	sql.Register(sqliteWriter, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		_, err := c.Exec(`PRAGMA wal_autocheckpoint = 0`, nil)
+		return err
+	}})
+}
+
+// errClosed is what a write queued after Close gets.
+var errClosed = errors.New("store: closed")
+
+// maxGroup is the most method bodies one SQLite transaction carries.
+const maxGroup = 256
+
+// writeReq is one method body waiting for the SQLite writer.
+type writeReq struct {
+	ctx   context.Context
+	f     func(*txn) error
+	state atomic.Int32 // reqQueued, reqTaken or reqCancelled
+	err   error
+	done  chan struct{}
+}
+
+const (
+	reqQueued int32 = iota
+	reqTaken
+	reqCancelled
+)
+
+// groupCommit is the SQLite write path. SQLite has one writer at a time,
+// and with synchronous=FULL every commit waits for an fsync; so one
+// goroutine, the writer, takes every method body queued at that moment (the
+// bodies of concurrent tables' actions), runs each in a SAVEPOINT of one
+// transaction and commits once. Each method is still all or nothing: a body
+// that fails is rolled back to its savepoint and gets its error, the others
+// go on; a failed commit fails them all. Bodies run one after another, so
+// each sees the ones before it, exactly as separate transactions would, and
+// every caller returns only once its changes are committed (durable, with
+// full). A lone caller pays no savepoint: its body is the transaction.
+type groupCommit struct {
+	reqs chan *writeReq
+	quit chan struct{}
+	wg   sync.WaitGroup
+	kick chan struct{} // tells the checkpointer the log has grown
+}
+
+// writeSQLite queues f for the writer and waits for its result. A caller
+// whose ctx ends while f is still queued gets ctx's error and f never runs;
+// once the writer has taken f, the caller waits for it (f's statements see
+// the same ctx and fail quickly).
+func (s *Store) writeSQLite(ctx context.Context, f func(*txn) error) error {
+	r := &writeReq{ctx: ctx, f: f, done: make(chan struct{})}
+	select {
+	case s.group.reqs <- r:
+	case <-s.group.quit:
+		return errClosed
+	case <-ctx.Done():
+		return fmt.Errorf("store: %w", ctx.Err())
+	}
+	select {
+	case <-r.done:
+		return r.err
+	case <-ctx.Done():
+		if r.state.CompareAndSwap(reqQueued, reqCancelled) {
+			return fmt.Errorf("store: %w", ctx.Err())
+		}
+		<-r.done
+		return r.err
+	}
+}
+
+// startWriter starts the writer and the checkpointer goroutines.
+func (s *Store) startWriter(ckpt *sql.DB) {
+	g := &s.group
+	g.reqs = make(chan *writeReq)
+	g.quit = make(chan struct{})
+	g.kick = make(chan struct{}, 1)
+	g.wg.Add(2)
+	go func() {
+		defer g.wg.Done()
+		s.writer()
+	}()
+	go func() {
+		defer g.wg.Done()
+		checkpointer(ckpt, g.kick, g.quit)
+	}()
+}
+
+// stopWriter lets the batch in progress finish, refuses what is queued, and
+// waits for both goroutines.
+func (s *Store) stopWriter() {
+	close(s.group.quit)
+	s.group.wg.Wait()
+}
+
+func (s *Store) writer() {
+	g := &s.group
+	batch := make([]*writeReq, 0, maxGroup)
+	for {
+		select {
+		case r := <-g.reqs:
+			batch = append(batch[:0], r)
+		case <-g.quit:
+			return
+		}
+	more:
+		for len(batch) < maxGroup {
+			select {
+			case r := <-g.reqs:
+				batch = append(batch, r)
+			default:
+				break more
+			}
+		}
+		s.runGroup(batch)
+		select {
+		case g.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// runGroup runs a batch of bodies in one transaction and answers each.
+func (s *Store) runGroup(batch []*writeReq) {
+	// Each body's statements use its own ctx; the transaction itself must
+	// outlive any one caller.
+	ctx := context.Background()
+	tx, err := s.beginWrite(ctx)
+	// Bodies are taken only now: a caller that gives up while BEGIN waits
+	// for the connection (another process, or a test holding it) has not
+	// been taken, and returns at once.
+	live := batch[:0:0]
+	for _, r := range batch {
+		if r.state.CompareAndSwap(reqQueued, reqTaken) {
+			live = append(live, r)
+		}
+	}
+	finish := func(err error) {
+		for _, r := range live {
+			if r.err == nil {
+				r.err = err
+			}
+			close(r.done)
+		}
+	}
+	if err != nil {
+		finish(err)
+		return
+	}
+	defer tx.Rollback()
+	if len(live) == 0 {
+		return
+	}
+	if len(live) == 1 {
+		r := live[0]
+		if r.err = runBody(r, tx); r.err != nil {
+			finish(nil)
+			return
+		}
+		finish(commit(tx))
+		return
+	}
+	for _, r := range live {
+		if _, err := tx.ExecContext(ctx, `SAVEPOINT body`); err != nil {
+			finish(fmt.Errorf("store: savepoint: %w", err))
+			return
+		}
+		r.err = runBody(r, tx)
+		if r.err != nil {
+			if _, err := tx.ExecContext(ctx, `ROLLBACK TO body`); err != nil {
+				finish(fmt.Errorf("store: rollback to savepoint: %w", err))
+				return
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `RELEASE body`); err != nil {
+			finish(fmt.Errorf("store: release savepoint: %w", err))
+			return
+		}
+	}
+	finish(commit(tx))
+}
+
+// runBody runs one body, turning a panic into its error so that the writer
+// and the other bodies of the batch carry on.
+func runBody(r *writeReq, tx *txn) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("store: panic in a write: %v", p)
+		}
+	}()
+	if err := r.ctx.Err(); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return r.f(tx)
+}
+
+// checkpointInterval is the least time between two checkpoints.
+const checkpointInterval = 100 * time.Millisecond
+
+// checkpointer copies the write-ahead log into the database file, on its own
+// connection, after commits, at most every checkpointInterval. SQLite would
+// otherwise checkpoint inside the commit that takes the log past 1,000
+// pages, and that commit, with its caller, would wait for the copy and its
+// fsync: the p99 of commit latency. A PASSIVE checkpoint waits for no reader
+// and no writer; what it cannot copy yet it copies next time.
+func checkpointer(db *sql.DB, kick <-chan struct{}, quit <-chan struct{}) {
+	for {
+		select {
+		case <-quit:
+			return
+		case <-kick:
+		}
+		// Errors are not fatal: the log keeps the commits, and the next
+		// checkpoint (or closing the last connection) copies them.
+		_, _ = db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+		select {
+		case <-quit:
+			return
+		case <-time.After(checkpointInterval):
+		}
+	}
+}
