@@ -134,6 +134,23 @@
 // bot is away is delivered on resume. Disconnect drops the connections,
 // RequestReconnect sends op 7, InvalidateSessions forces a new identify.
 //
+// # Shards
+//
+// Sessions may identify with shard [id, count] (discordgo's ShardID and
+// ShardCount); an id outside [0, count) is closed with 4010. Each guild
+// lives on shard (guild_id >> 22) % count: its GUILD_CREATE (at identify, or
+// JoinGuild later) and its interactions go to that shard's session only.
+// GET /gateway/bot answers WithShards(shards, max_concurrency) (default 1,
+// 1). With WithShards the fake also enforces max_concurrency: each
+// rate-limit key shard_id % max_concurrency may identify once per window
+// (WithIdentifyWindow, Discord's 5 s); a sooner identify is answered op 9
+// Invalid Session, as Discord documents, and recorded as a failure. Every
+// identify counts against the session start limit (WithSessionStartLimit,
+// Discord's 1,000); past it every session ends and identifies close with
+// 4004, as after Discord resets the token. A shard that would hold more than
+// WithGuildsPerShard guilds (2,500) is closed with 4011. Sessions lists the
+// sessions with their shards and guilds.
+//
 // # Rate limits
 //
 // Every answer carries X-RateLimit-Limit, -Remaining, -Reset, -Reset-After

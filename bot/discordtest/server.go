@@ -51,6 +51,7 @@ type config struct {
 	appPermissions    int64
 	privilegedIntents int64
 	botName           string
+	scale             scaleConfig // shards.go
 }
 
 // WithToken sets the bot token the fake accepts (without "Bot ").
@@ -130,6 +131,7 @@ type Server struct {
 	sessions map[string]*gwSession
 	conns    map[*gwConn]bool
 	gwStats  GatewayState
+	shardSt  shardState // shards.go
 }
 
 type guild struct {
@@ -160,6 +162,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		waitTimeout:      DefaultWaitTimeout,
 		appPermissions:   DefaultAppPermissions,
 		botName:          "Pontoon",
+		scale:            defaultScaleConfig(),
 	}
 	for _, o := range opts {
 		o(&cfg)

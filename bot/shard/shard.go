@@ -13,6 +13,11 @@ import (
 // identifies per 5 seconds.
 const IdentifyWindow = 5 * time.Second
 
+// DefaultWindow is the window a Pacer uses unless told otherwise:
+// Discord's, plus a margin for the time between Wait returning and the
+// identify reaching Discord, which varies from one connection to the next.
+const DefaultWindow = IdentifyWindow + 500*time.Millisecond
+
 // GuildsPerShard is the most guilds Discord lets one shard hold; past it,
 // identify is closed with 4011 (sharding required).
 const GuildsPerShard = 2500
@@ -72,14 +77,14 @@ type Pacer struct {
 }
 
 // NewPacer returns a Pacer for max_concurrency (from GET /gateway/bot; below
-// 1 counts as 1) and a window (0 means IdentifyWindow). now is the clock; nil
+// 1 counts as 1) and a window (0 means DefaultWindow). now is the clock; nil
 // means time.Now.
 func NewPacer(maxConcurrency int, window time.Duration, now func() time.Time) *Pacer {
 	if maxConcurrency < 1 {
 		maxConcurrency = 1
 	}
 	if window <= 0 {
-		window = IdentifyWindow
+		window = DefaultWindow
 	}
 	if now == nil {
 		now = time.Now
@@ -133,7 +138,7 @@ func ColdStartDelay(shardID, maxConcurrency int, window time.Duration) time.Dura
 		maxConcurrency = 1
 	}
 	if window <= 0 {
-		window = IdentifyWindow
+		window = DefaultWindow
 	}
 	return time.Duration(shardID/maxConcurrency) * window
 }

@@ -69,7 +69,7 @@ func TestServes(t *testing.T) {
 // max_concurrency 16: shards 0-15 start together, 16-31 one window later.
 func TestPacerBuckets(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	p := shard.NewPacer(16, 0, nil)
+	p := shard.NewPacer(16, shard.IdentifyWindow, nil)
 	for id := 0; id < 32; id++ {
 		want := t0
 		if id >= 16 {
@@ -109,10 +109,18 @@ func TestPacerWait(t *testing.T) {
 	require.NoError(t, p.Wait(context.Background(), 0))
 }
 
+func TestDefaultWindowHasMargin(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	p := shard.NewPacer(1, 0, nil)
+	p.Reserve(0, t0)
+	assert.Equal(t, t0.Add(shard.DefaultWindow), p.Reserve(1, t0))
+	assert.Greater(t, shard.DefaultWindow, shard.IdentifyWindow, "never cut Discord's window fine")
+}
+
 func TestColdStartDelay(t *testing.T) {
 	assert.Equal(t, time.Duration(0), shard.ColdStartDelay(0, 1, 0))
-	assert.Equal(t, 2*shard.IdentifyWindow, shard.ColdStartDelay(2, 1, 0))
+	assert.Equal(t, 2*shard.DefaultWindow, shard.ColdStartDelay(2, 1, 0))
 	assert.Equal(t, time.Duration(0), shard.ColdStartDelay(15, 16, 0))
-	assert.Equal(t, shard.IdentifyWindow, shard.ColdStartDelay(16, 16, 0))
+	assert.Equal(t, shard.DefaultWindow, shard.ColdStartDelay(16, 16, 0))
 	assert.Equal(t, 3*time.Second, shard.ColdStartDelay(7, 2, time.Second))
 }
