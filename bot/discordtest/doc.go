@@ -151,6 +151,22 @@
 // WithGuildsPerShard guilds (2,500) is closed with 4011. Sessions lists the
 // sessions with their shards and guilds.
 //
+// # Interactions over HTTP
+//
+// SetInteractionsEndpoint(urls...) switches delivery from the gateway to
+// HTTP POSTs, to the URLs in turn (a load balancer in front of replicas).
+// Like the Developer Portal it first requires each URL to answer a signed
+// PING with {"type":1} and a badly signed one with 401. Every request is
+// signed with the application's Ed25519 key (PublicKey gives the hex public
+// key for the bot's configuration): X-Signature-Ed25519 over
+// X-Signature-Timestamp and the body. A 200 answer is the interaction's
+// callback, JSON or multipart, validated and applied as the callback route
+// would, against the same deadline; 202 means the bot used the callback
+// route itself; anything else is a failure. ForgeNext sends the next
+// interaction forged (wrong key, tampered body, no signature, stale
+// timestamp): the endpoint must answer 401, and the action returns
+// ErrRefused. EndpointHits counts deliveries per URL.
+//
 // # Rate limits
 //
 // Every answer carries X-RateLimit-Limit, -Remaining, -Reset, -Reset-After

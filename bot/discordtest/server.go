@@ -131,7 +131,8 @@ type Server struct {
 	sessions map[string]*gwSession
 	conns    map[*gwConn]bool
 	gwStats  GatewayState
-	shardSt  shardState // shards.go
+	shardSt  shardState    // shards.go
+	ep       endpointState // endpoint.go: interactions over HTTP
 }
 
 type guild struct {
