@@ -35,6 +35,10 @@
 // deferral meets a new message. A modal cannot follow a deferral; such an
 // answer is logged and dropped.
 //
+// Work that calls Discord after the answer (posting or editing the public
+// table message, a follow-up) is scheduled from the Router with Then: it
+// runs once the answer is out, so it can neither delay nor overtake it.
+//
 // A Handler is safe for concurrent use; the Router is called concurrently,
 // one goroutine per request, like discordgo's gateway handlers.
 package httpin

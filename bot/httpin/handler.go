@@ -216,7 +216,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		err  error
 	}
 	done := make(chan result, 1)
-	ctx := context.WithoutCancel(r.Context())
+	then := &thenList{}
+	ctx := context.WithValue(context.WithoutCancel(r.Context()), thenKey{}, then)
+	// Work the router scheduled with Then runs once the answer is out:
+	// after this handler returns, or after the late answer.
+	returned := make(chan struct{})
+	defer close(returned)
 	go func() {
 		var res result
 		defer func() {
@@ -236,6 +241,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	select {
 	case res := <-done:
+		if fns := then.take(); len(fns) > 0 {
+			h.late.Add(1)
+			go func() {
+				defer h.late.Done()
+				<-returned
+				h.runThen(ctx, in.ID, fns)
+			}()
+		}
 		if res.err != nil || res.resp == nil {
 			h.fail(&in, res.err)
 			http.Error(w, "the interaction could not be answered", http.StatusInternalServerError)
@@ -257,12 +270,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.late.Add(1)
 		// The late answer goes out once this handler has returned, so that
 		// the deferral is on its way to Discord before the webhook call.
-		returned := make(chan struct{})
-		defer close(returned)
 		go func() {
 			defer h.late.Done()
 			res := <-done
 			<-returned
+			defer func() { h.runThen(ctx, in.ID, then.take()) }()
 			if res.err != nil || res.resp == nil {
 				h.fail(&in, res.err)
 				return
@@ -336,6 +348,7 @@ func writeResponse(w http.ResponseWriter, resp *discordgo.InteractionResponse) e
 		w.Header().Set("Content-Type", ctype)
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(body)
+		flush(w)
 		return nil
 	}
 	b, err := json.Marshal(resp)
@@ -350,6 +363,15 @@ func writeJSON(w http.ResponseWriter, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(b)
+	flush(w)
+}
+
+// flush sends the answer before ServeHTTP returns, so that work scheduled
+// with Then starts after Discord has it on the wire.
+func flush(w http.ResponseWriter) {
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // redact removes the interaction token from an error's text: discordgo's
@@ -360,6 +382,52 @@ func redact(err error, token string) string {
 		s = strings.ReplaceAll(s, token, "[token]")
 	}
 	return s
+}
+
+type thenKey struct{}
+
+// thenList is the work a router scheduled with Then.
+type thenList struct {
+	mu  sync.Mutex
+	fns []func(context.Context)
+}
+
+func (l *thenList) take() []func(context.Context) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fns := l.fns
+	l.fns = nil
+	return fns
+}
+
+// Then schedules f to run once the interaction's answer has been sent: after
+// the HTTP response is written, or after the late answer that followed a
+// deferral. It is for work that calls Discord and must neither delay the
+// answer nor overtake it (a follow-up needs the initial response first):
+// posting or editing the public table message, follow-ups. Functions run in
+// order, in one goroutine; Handler.Wait waits for them. ctx must be the
+// context the Router was given; Then reports false, and runs nothing, for
+// any other.
+func Then(ctx context.Context, f func(ctx context.Context)) bool {
+	l, ok := ctx.Value(thenKey{}).(*thenList)
+	if !ok {
+		return false
+	}
+	l.mu.Lock()
+	l.fns = append(l.fns, f)
+	l.mu.Unlock()
+	return true
+}
+
+func (h *Handler) runThen(ctx context.Context, id string, fns []func(context.Context)) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("interactions endpoint: work after the answer panicked", "interaction", id, "panic", p)
+		}
+	}()
+	for _, f := range fns {
+		f(ctx)
+	}
 }
 
 // Compile-time check that a discordgo session can deliver late answers.

@@ -315,3 +315,53 @@ func TestParsePublicKey(t *testing.T) {
 		assert.ErrorIs(t, err, httpin.ErrPublicKey, bad)
 	}
 }
+
+// TestThenRunsAfterTheAnswer: work scheduled with Then neither delays the
+// answer nor is lost: the member has the answer while the work is still
+// held, and Wait sees it finish.
+func TestThenRunsAfterTheAnswer(t *testing.T) {
+	hold := make(chan struct{})
+	var ran atomic.Bool
+	e := newEndpoint(t, func(ctx context.Context, _ *discordgo.InteractionCreate) (*discordgo.InteractionResponse, error) {
+		ok := httpin.Then(ctx, func(context.Context) {
+			<-hold
+			ran.Store(true)
+		})
+		if !ok {
+			return nil, errors.New("Then refused the router's own context")
+		}
+		return ephemeral("done"), nil
+	}, nil)
+	body := []byte(commandBody)
+	status, _, answer := post(t, e.url, body, signed(e.priv, time.Now(), body))
+	require.Equal(t, http.StatusOK, status)
+	assert.Contains(t, string(answer), `"content":"done"`)
+	assert.False(t, ran.Load(), "the answer came first")
+	close(hold)
+	e.h.Wait()
+	assert.True(t, ran.Load())
+}
+
+// TestThenAfterLateAnswer: after a deferral, Then's work runs once the late
+// answer is out.
+func TestThenAfterLateAnswer(t *testing.T) {
+	release := make(chan struct{})
+	var ran atomic.Bool
+	e := newEndpoint(t, func(ctx context.Context, _ *discordgo.InteractionCreate) (*discordgo.InteractionResponse, error) {
+		httpin.Then(ctx, func(context.Context) { ran.Store(true) })
+		<-release
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}, nil
+	}, func(o *httpin.Options) { o.DeferAfter = 10 * time.Millisecond })
+	body := []byte(componentBody)
+	status, _, answer := post(t, e.url, body, signed(e.priv, time.Now(), body))
+	require.Equal(t, http.StatusOK, status)
+	assert.JSONEq(t, `{"type":6}`, string(answer))
+	assert.False(t, ran.Load())
+	close(release)
+	e.h.Wait()
+	assert.True(t, ran.Load())
+}
+
+func TestThenOutsideRouter(t *testing.T) {
+	assert.False(t, httpin.Then(context.Background(), func(context.Context) { t.Error("must not run") }))
+}
