@@ -20,5 +20,11 @@
 // is reached directly, and a REST proxy that passes Discord's answer through
 // leaves the bot on Discord's own gateway.
 //
+// OpenShards opens one session per gateway shard (issue 9): the one shard
+// of discord.shard_id and discord.shard_count, or with discord.shards: auto
+// every shard GET /gateway/bot recommends, their identifies paced by
+// max_concurrency (package shard). Shards.ForGuild and Shards.Serves say
+// which session, if any, receives a guild's events.
+//
 // Errors from this package never contain the bot token.
 package discordapi
