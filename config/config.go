@@ -48,6 +48,7 @@ type Discord struct {
 	ApplicationID string // the application's id; "" means read it from READY
 	GuildID       string // register commands in this guild only (development); "" means globally
 	APIURL        string // Discord's base URL, https://discord.com; tests point it at a fake
+	Scale         Scale  // shards and the HTTP interactions endpoint (scale.go)
 }
 
 // Database is where the state lives: a SQLite file by default, or a

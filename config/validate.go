@@ -46,6 +46,9 @@ func (c Config) Validate() error {
 	if err := checkURL(d.APIURL); err != "" {
 		return bad("discord.api_url", "is %s, %s", show(d.APIURL), err)
 	}
+	if err := d.Scale.validate(); err != nil {
+		return err
+	}
 	if err := c.Database.Validate(); err != nil {
 		return err
 	}

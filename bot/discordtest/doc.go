@@ -161,6 +161,39 @@
 // restart the bot while its call is in flight), FailNext answers the next
 // ones with an error; neither is counted as a failure.
 //
+// # Shards
+//
+// Sessions may identify with shard [id, count] (discordgo's ShardID and
+// ShardCount); an id outside [0, count) is closed with 4010. Each guild
+// lives on shard (guild_id >> 22) % count: its GUILD_CREATE (at identify, or
+// JoinGuild later) and its interactions go to that shard's session only.
+// GET /gateway/bot answers WithShards(shards, max_concurrency) (default 1,
+// 1). With WithShards the fake also enforces max_concurrency: each
+// rate-limit key shard_id % max_concurrency may identify once per window
+// (WithIdentifyWindow, Discord's 5 s); a sooner identify is answered op 9
+// Invalid Session, as Discord documents, and recorded as a failure. Every
+// identify counts against the session start limit (WithSessionStartLimit,
+// Discord's 1,000); past it every session ends and identifies close with
+// 4004, as after Discord resets the token. A shard that would hold more than
+// WithGuildsPerShard guilds (2,500) is closed with 4011. Sessions lists the
+// sessions with their shards and guilds.
+//
+// # Interactions over HTTP
+//
+// SetInteractionsEndpoint(urls...) switches delivery from the gateway to
+// HTTP POSTs, to the URLs in turn (a load balancer in front of replicas).
+// Like the Developer Portal it first requires each URL to answer a signed
+// PING with {"type":1} and a badly signed one with 401. Every request is
+// signed with the application's Ed25519 key (PublicKey gives the hex public
+// key for the bot's configuration): X-Signature-Ed25519 over
+// X-Signature-Timestamp and the body. A 200 answer is the interaction's
+// callback, JSON or multipart, validated and applied as the callback route
+// would, against the same deadline; 202 means the bot used the callback
+// route itself; anything else is a failure. ForgeNext sends the next
+// interaction forged (wrong key, tampered body, no signature, stale
+// timestamp): the endpoint must answer 401, and the action returns
+// ErrRefused. EndpointHits counts deliveries per URL.
+//
 // # Rate limits
 //
 // Every answer carries X-RateLimit-Limit, -Remaining, -Reset, -Reset-After

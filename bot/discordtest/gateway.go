@@ -250,22 +250,24 @@ func (s *Server) identifyLocked(c *gwConn, raw json.RawMessage) {
 			return
 		}
 	}
+	var mine []*guild
+	for _, id := range sortedKeys(s.guilds) {
+		if shardOf(id, shardCount) == shardID {
+			mine = append(mine, s.guilds[id])
+		}
+	}
+	if !s.admitIdentifyLocked(c, shardID, shardCount, len(mine)) {
+		return
+	}
 	sess := &gwSession{id: randomToken("")[:32], conn: c, shardID: shardID, shardCount: shardCount, resumable: true, created: time.Now()}
 	s.sessions[sess.id] = sess
 	c.sess = sess
 	s.gwStats.Identifies++
 	s.gwStats.SessionID = sess.id
 
-	var unavailable []any
-	var mine []*guild
-	for _, id := range sortedKeys(s.guilds) {
-		if shardOf(id, shardCount) == shardID {
-			unavailable = append(unavailable, map[string]any{"id": id, "unavailable": true})
-			mine = append(mine, s.guilds[id])
-		}
-	}
-	if unavailable == nil {
-		unavailable = []any{}
+	unavailable := []any{}
+	for _, g := range mine {
+		unavailable = append(unavailable, map[string]any{"id": g.id, "unavailable": true})
 	}
 	ready := map[string]any{
 		"v":                  9,

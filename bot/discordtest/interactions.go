@@ -160,9 +160,11 @@ func (s *Server) startLocked(in *interaction, data map[string]any) error {
 	if s.closed {
 		return errors.New("discordtest: server closed")
 	}
-	sess := s.sessionForLocked(in.guildID)
-	if sess == nil {
-		return ErrNotConnected
+	var sess *gwSession // nil: the interaction goes to the HTTP endpoint (endpoint.go)
+	if !s.overHTTPLocked() {
+		if sess = s.sessionForLocked(in.guildID); sess == nil {
+			return ErrNotConnected
+		}
 	}
 	g := s.guilds[in.guildID]
 	mem := g.members[in.userID]
@@ -186,7 +188,11 @@ func (s *Server) startLocked(in *interaction, data map[string]any) error {
 	in.dispatched = time.Now()
 	s.interactions[in.id] = in
 	s.byToken[in.token] = in
-	s.dispatchToLocked(sess, "INTERACTION_CREATE", payload)
+	if sess != nil {
+		s.dispatchToLocked(sess, "INTERACTION_CREATE", payload)
+	} else {
+		s.postLocked(in, payload)
+	}
 	in.timer = time.AfterFunc(in.deadline, func() { s.expire(in) })
 	return nil
 }
@@ -215,6 +221,9 @@ func (s *Server) await(in *interaction) (*Response, error) {
 	s.waitFor(s.cfg.waitTimeout, func() bool { return in.resp != nil || in.failed })
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.forgedResultLocked(in); err != nil {
+		return nil, err
+	}
 	switch {
 	case in.resp != nil:
 		return in.resp, nil

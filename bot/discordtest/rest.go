@@ -344,8 +344,9 @@ func (s *Server) handleGateway(c *call) (int, any, *apiError) {
 }
 
 func (s *Server) handleGatewayBot(c *call) (int, any, *apiError) {
-	return 200, map[string]any{"url": s.gatewayURL(), "shards": 1, "session_start_limit": map[string]any{
-		"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}, nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return 200, s.gatewayBotLocked(), nil
 }
 
 func (s *Server) handleMe(c *call) (int, any, *apiError) { return 200, s.botUserJSON(), nil }

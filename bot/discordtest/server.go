@@ -52,6 +52,7 @@ type config struct {
 	appPermissions    int64
 	privilegedIntents int64
 	botName           string
+	scale             scaleConfig // shards.go
 }
 
 // WithToken sets the bot token the fake accepts (without "Bot ").
@@ -133,6 +134,8 @@ type Server struct {
 	sessions map[string]*gwSession
 	conns    map[*gwConn]bool
 	gwStats  GatewayState
+	shardSt  shardState    // shards.go
+	ep       endpointState // endpoint.go: interactions over HTTP
 }
 
 type guild struct {
@@ -164,6 +167,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		waitTimeout:      DefaultWaitTimeout,
 		appPermissions:   DefaultAppPermissions,
 		botName:          "Pontoon",
+		scale:            defaultScaleConfig(),
 	}
 	for _, o := range opts {
 		o(&cfg)
