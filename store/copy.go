@@ -29,6 +29,7 @@ var copyTables = []struct {
 	{"settings", []string{"guild_id", "json", "updated_at"}, ""},
 	{"table_messages", []string{"table_id", "message_id"}, ""},
 	{"pending_packs", []string{"table_id", "for_round", "pack", "salt", "commitment"}, ""},
+	{"table_stops", []string{"table_id"}, ""},
 }
 
 // CopyReport is what Copy moved and how both ends audit.
