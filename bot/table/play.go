@@ -68,6 +68,9 @@ func (t *Table) apply(ctx context.Context, a game.Action, interactionID string) 
 	t.g = g
 	t.seq++
 	t.mseq[a.Player]++
+	if a.Verb == game.VerbStake {
+		t.stakes[a.Player] = a.Amount
+	}
 	t.notice = nil
 	t.recovered = false
 	if !g.InRound() {
@@ -210,7 +213,7 @@ func (t *Table) deal(ctx context.Context) error {
 			bankTs = append(bankTs, store.Transfer{From: store.KittyAccount(t.id), To: store.WalletAccount(owner), Amount: kitty, Reason: "kitty return (R6.4)"})
 			kitty = 0
 		}
-		cut = &Cut{Winner: winner, Seats: slices.Clone(t.seats), Draws: draws}
+		cut = newCut(winner, t.seats, draws)
 		owner, bankOwner = winner, &winner
 	}
 	seats := slices.Clone(t.seats)
