@@ -3,6 +3,7 @@ package i18n
 import (
 	"embed"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -86,6 +87,37 @@ type Catalog struct {
 	mu     sync.Mutex
 	locs   map[string]*i18n.Localizer
 	ids    []string
+	simple map[string]map[string][]piece // lang -> id -> the text of a message with one form and only {{.Name}} values
+}
+
+// piece is part of a simple message: literal text, then the value named (if any).
+type piece struct {
+	text, name string
+}
+
+// placeholder is the only template action a simple message uses.
+var placeholder = regexp.MustCompile(`\{\{\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+
+// compile splits a message with only {{.Name}} actions into pieces; ok is false for
+// anything else, which go-i18n renders.
+func compile(text string) ([]piece, bool) {
+	var out []piece
+	rest := text
+	for {
+		loc := placeholder.FindStringSubmatchIndex(rest)
+		if loc == nil {
+			if strings.Contains(rest, "{{") {
+				return nil, false
+			}
+			return append(out, piece{text: rest}), true
+		}
+		lit := rest[:loc[0]]
+		if strings.Contains(lit, "{{") {
+			return nil, false
+		}
+		out = append(out, piece{text: lit, name: rest[loc[2]:loc[3]]})
+		rest = rest[loc[1]:]
+	}
 }
 
 // Load reads the embedded catalog files.
@@ -103,6 +135,24 @@ func Load() (*Catalog, error) {
 		return nil, err
 	}
 	c.ids = ids
+	// Most messages have one form and plain {{.Name}} values: they are rendered here
+	// without a template, which was most of the cost of a lookup.
+	c.simple = map[string]map[string][]piece{}
+	for _, l := range Languages {
+		raw, err := Raw(l)
+		if err != nil {
+			return nil, err
+		}
+		c.simple[l] = map[string][]piece{}
+		for id, forms := range raw {
+			if len(forms) != 1 || forms["other"] == "" {
+				continue
+			}
+			if ps, ok := compile(forms["other"]); ok {
+				c.simple[l][id] = ps
+			}
+		}
+	}
 	return c, nil
 }
 
@@ -130,6 +180,9 @@ func (c *Catalog) localizer(lang string) *i18n.Localizer {
 // A "Count" value also chooses the plural form. A missing id renders as "⟦id⟧" so it is
 // visible in tests rather than silently blank.
 func (c *Catalog) T(lang, id string, kv ...any) string {
+	if ps, ok := c.simple[lang][id]; ok {
+		return render(ps, kv)
+	}
 	data := make(map[string]any, len(kv)/2)
 	var count any
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -206,4 +259,32 @@ func Placeholders(s string) []string {
 		}
 	}
 	return uniq
+}
+
+// render fills a simple message's values, as its template would: a value is printed as
+// fmt.Sprint prints it, a missing one as "<no value>".
+func render(ps []piece, kv []any) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.text)
+		if p.name == "" {
+			continue
+		}
+		found := -1
+		for i := 0; i+1 < len(kv); i += 2 {
+			if k, _ := kv[i].(string); k == p.name {
+				found = i + 1 // the last value of a name wins, as in the template's map
+			}
+		}
+		if found < 0 {
+			b.WriteString("<no value>")
+			continue
+		}
+		if str, ok := kv[found].(string); ok {
+			b.WriteString(str)
+		} else {
+			fmt.Fprint(&b, kv[found])
+		}
+	}
+	return b.String()
 }
