@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func newFake(t *testing.T) *discordtest.Server {
+func newFake(t testing.TB) *discordtest.Server {
 	fake := discordtest.New(t, discordtest.WithToken(token))
 	fake.AddGuild(guild, "en-US")
 	fake.AddChannel(guild, channel)
@@ -151,7 +152,7 @@ func TestDefect12StartingChipsZeroMeansZero(t *testing.T) {
 }
 
 // procStatus reads a field of /proc/<pid>/status in kB ("VmHWM", "VmRSS").
-func procStatus(t *testing.T, pid int, field string) int64 {
+func procStatus(t testing.TB, pid int, field string) int64 {
 	t.Helper()
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	require.NoError(t, err)
@@ -235,4 +236,44 @@ func TestDefect07RestartMemoryIsBounded(t *testing.T) {
 	t.Logf("peak resident memory after a restart: %d MiB over 1 table, %d MiB over 5,001", base/1024, many/1024)
 	assert.Zero(t, requests, "the restart sent %d requests about 5,000 idle tables", requests)
 	assert.Less(t, many-base, int64(64*1024), "5,000 idle tables cost %d MiB of peak memory at restart", (many-base)/1024)
+}
+
+// BenchmarkStartStopMemory measures what each table opened and closed leaves in the
+// bot's process (defect 12: closed tables leave memory): the real binary, /pontoon start
+// and stop in a fresh channel b.N times, its resident memory from /proc before and
+// after. It reports kB per table; a figure, not a pass or fail.
+//
+//	go test ./cmd/pontoon -run XXX -bench StartStopMemory -benchtime 3000x
+func BenchmarkStartStopMemory(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "pontoon")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(b, err, string(out))
+	fake := newFake(b)
+	cmd := exec.Command(bin)
+	cmd.Env = serveEnv(fake, filepath.Join(b.TempDir(), "pontoon.db"))
+	logs := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	require.NoError(b, cmd.Start())
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	require.Eventually(b, func() bool { return len(fake.Commands("")) == 1 }, 20*time.Second, 20*time.Millisecond, logs.String())
+	stop := []*discordgo.ApplicationCommandInteractionDataOption{{Name: "stop", Type: discordgo.ApplicationCommandOptionSubCommand}}
+	cycle := func(i int) {
+		ch := fmt.Sprintf("7%017d", i+1)
+		fake.AddChannel(guild, ch)
+		_, err := fake.Command(guild, ch, players[0], "pontoon", startCmd())
+		require.NoError(b, err)
+		_, err = fake.Command(guild, ch, players[0], "pontoon", stop)
+		require.NoError(b, err)
+	}
+	for i := 0; i < 200; i++ { // warm up: caches and pools at their working size
+		cycle(1_000_000 + i)
+	}
+	before := procStatus(b, cmd.Process.Pid, "VmRSS")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cycle(i)
+	}
+	b.StopTimer()
+	after := procStatus(b, cmd.Process.Pid, "VmRSS")
+	b.ReportMetric(float64(after-before)/float64(b.N), "kB-RSS/table")
 }
