@@ -39,7 +39,7 @@ type economyStore interface {
 	Give(ctx context.Context, guild, from, to string, amount int64, now time.Time) (store.Wallet, store.Wallet, error)
 	Grant(ctx context.Context, guild, by, to string, amount int64, now time.Time) (store.Wallet, error)
 	Leaderboard(ctx context.Context, guild string, offset, limit int) ([]store.Standing, int, error)
-	Rank(ctx context.Context, guild, member string) (store.Standing, error)
+	Ahead(ctx context.Context, guild string, balance int64) (int, error)
 }
 
 // historyStore is what /pontoon history reads.

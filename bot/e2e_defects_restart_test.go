@@ -23,7 +23,7 @@ func seededChannel(i int) string { return fmt.Sprintf("4%017d", i+1) }
 // Defect 7: after a restart with thousands of open tables, the bot edits only the tables
 // where something changed: here one whose turn timer ran out while it was down (R7.4)
 // and one whose message was never posted. The others, untouched since their last edit,
-// get no request at all; nothing is rate limited.
+// get no request at all, and what is sent keeps within Discord's global rate limit.
 func TestDefect07RestartEditsOnlyTablesThatChanged(t *testing.T) {
 	n := 5000
 	if raceOn {
@@ -61,7 +61,8 @@ func TestDefect07RestartEditsOnlyTablesThatChanged(t *testing.T) {
 	require.NoError(t, h.st.SetSeats(ctx, up.ID, []string{alice}, now))
 
 	h.stop()
-	nowNs.Add(int64(10 * time.Minute)) // carol's stake timed out while the bot was down
+	h.fake.SetGlobalRateLimit(50, time.Second) // Discord's: the restart must pace itself
+	nowNs.Add(int64(10 * time.Minute))         // carol's stake timed out while the bot was down
 	before := len(h.fake.Requests())
 	seededAt := time.Now()
 	h.start()
@@ -83,7 +84,9 @@ func TestDefect07RestartEditsOnlyTablesThatChanged(t *testing.T) {
 		posted = posted || len(m.Embeds) > 0 && len(m.Components) > 0
 	}
 	assert.True(t, posted, "the table whose message was never posted has none after the restart")
-	h.noFailures()
+	fails := h.fake.Failures()
+	assert.Empty(t, len(fails), "the fake rejected %d requests (the global rate limit, 50/s); the first: %v", len(fails), fails[:min(3, len(fails))])
+	h.fake.ClearFailures() // summarized above: thousands of lines help nobody
 }
 
 // quiet waits until the fake has had no request for idle, or until limit.
@@ -139,6 +142,19 @@ func TestDefect08ClickDuringStartNeverFreezesOtherTables(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the bot never registered its commands")
 	}
+	// Today the gateway is open while the commands are registered and the tables re-armed.
+	// A bot that connects only after that has no such window: then the rest of the test
+	// runs after Start, and still checks that a held edit delays no one's answer.
+	window := h.fake.WaitReady(2 * time.Second)
+	if !window {
+		register.Release()
+		select {
+		case err := <-started:
+			require.NoError(t, err)
+		case <-time.After(15 * time.Second):
+			t.Fatal("Start never returned")
+		}
+	}
 
 	// The gateway is open: members are already clicking.
 	r := h.cmd(alice, group("bank", "auction"))
@@ -165,16 +181,18 @@ func TestDefect08ClickDuringStartNeverFreezesOtherTables(t *testing.T) {
 	case <-edit.Arrived(): // the bid's edit of the auction message is now in flight
 	case <-time.After(2 * time.Second): // a bot that edits later is fine too
 	}
-	register.Release()
-	require.Eventually(t, func() bool {
-		for _, r := range h.fake.Requests() {
-			if r.Method == "PUT" && r.Status == 200 {
-				return true
+	if window {
+		register.Release()
+		require.Eventually(t, func() bool {
+			for _, r := range h.fake.Requests() {
+				if r.Method == "PUT" && r.Status == 200 {
+					return true
+				}
 			}
-		}
-		return false
-	}, 5*time.Second, 5*time.Millisecond)
-	time.Sleep(100 * time.Millisecond) // let Start go on to its tables: ordering, not a timing assertion
+			return false
+		}, 5*time.Second, 5*time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // let Start go on to its tables: ordering, not a timing assertion
+	}
 
 	join, ok := customID(other, "pt:join:", "")
 	require.True(t, ok)
@@ -190,11 +208,13 @@ func TestDefect08ClickDuringStartNeverFreezesOtherTables(t *testing.T) {
 		t.Error("bob's bid was never answered")
 	}
 	edit.Release()
-	select {
-	case err := <-started:
-		require.NoError(t, err)
-	case <-time.After(15 * time.Second):
-		t.Fatal("Start never returned")
+	if window {
+		select {
+		case err := <-started:
+			require.NoError(t, err)
+		case <-time.After(15 * time.Second):
+			t.Fatal("Start never returned")
+		}
 	}
 }
 

@@ -1,8 +1,11 @@
 package bot_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/binary"
+	"os"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -109,14 +112,14 @@ func TestDefect10DealIsOneTransaction(t *testing.T) {
 	assert.Equal(t, ledgerBefore, ledgerAfter, "no chips moved")
 	quiet(h, 300e6, 5e9)
 	assert.NotContains(t, text(h.findTable()), "The cut chose the bank", "the table shows no cut of a deal that did not happen")
-	assert.NotContains(t, text(h.findTable()), "Banker: "+at(bob))
+	assert.False(t, bankHolder(h.findTable(), bob), "the table shows bob as banker of a deal that did not happen")
 
 	_, err = db.Exec(`DROP TRIGGER test_no_rounds`)
 	require.NoError(t, err)
 	h.deck.push(cutFor(t, 0, 2))
 	r = h.clickTable(alice, "deal")
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type, text(r.Message))
-	h.waitTable("Banker: " + at(alice))
+	h.waitBanker(alice)
 	h.audit()
 }
 
@@ -174,4 +177,69 @@ func TestDefect11LookingWritesNothing(t *testing.T) {
 	require.Len(t, acts, 1)
 	assert.Equal(t, r.InteractionID, acts[0].InteractionID, "the stake carries its interaction id")
 	h.noFailures()
+}
+
+// walCommits counts the write transactions committed to the database's write-ahead log
+// since its last reset: every commit ends with a frame whose header records the
+// database size (https://www.sqlite.org/fileformat2.html#walformat). reset is the WAL
+// header's salt, which changes when a checkpoint restarts the log.
+func walCommits(t *testing.T, dbPath string) (commits int, reset uint64) {
+	t.Helper()
+	raw, err := os.ReadFile(dbPath + "-wal")
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(raw), 32, "no WAL header")
+	pageSize := int(binary.BigEndian.Uint32(raw[8:12]))
+	salt := raw[16:24]
+	for off := 32; off+24+pageSize <= len(raw); off += 24 + pageSize {
+		fh := raw[off : off+24]
+		if !bytes.Equal(fh[8:16], salt) {
+			break // a frame of an earlier generation of the log
+		}
+		if binary.BigEndian.Uint32(fh[4:8]) != 0 {
+			commits++
+		}
+	}
+	return commits, binary.BigEndian.Uint64(salt)
+}
+
+// commitsDuring counts the write transactions the bot commits while f runs.
+func commitsDuring(t *testing.T, dbPath string, f func()) int {
+	t.Helper()
+	before, salt := walCommits(t, dbPath)
+	f()
+	after, salt2 := walCommits(t, dbPath)
+	require.Equal(t, salt, salt2, "a checkpoint restarted the WAL during the count; the test cannot count")
+	return after - before
+}
+
+// Defect 11: one write transaction per click: a stake records its interaction id with
+// the action in the one transaction that moves the chips.
+func TestDefect11OneWriteTransactionPerClick(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.deal(alice, 0, "9H 7S 8D 9S")
+	p := h.panel(bob)
+	id, ok := customID(p, "pt:amt:", ":stake")
+	require.True(t, ok)
+	n := commitsDuring(t, h.dbPath, func() {
+		r, err := h.fake.Select(channelID, p.ID, bob, id, []string{"10"})
+		require.NoError(t, err)
+		require.Contains(t, text(r.Message), "✅")
+	})
+	assert.Equal(t, 1, n, "a stake commits %d write transactions", n)
+	assert.Equal(t, int64(980), h.balance(bob))
+}
+
+// Defect 10: Deal, with its cut for the bank (R1.4), the wallets and the round's start,
+// is one write transaction.
+func TestDefect10DealCommitsOnce(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.deck.push(cutFor(t, 0, 2))
+	h.nextRound(stack(t, "9H 7S 8D 9S"))
+	n := commitsDuring(t, h.dbPath, func() {
+		r := h.clickTable(alice, "deal")
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type, text(r.Message))
+	})
+	assert.Equal(t, 1, n, "Deal commits %d write transactions", n)
 }

@@ -58,7 +58,7 @@ func TestLocalizedGame(t *testing.T) {
 	require.Contains(t, text(p), "Wolne żetony", "Polish panel: %s", text(p))
 	h.do(polish, game.VerbStay)
 	tbl := h.waitTable("Ronde geus réngsé") // "The round is settled", in Sundanese
-	assert.Contains(t, text(tbl), "Bankir: ", "public table in Sundanese: %s", text(tbl))
+	assert.Contains(t, text(tbl), "Bankir salajengna: ", "public table in Sundanese: %s", text(tbl))
 	h.audit()
 	h.noFailures()
 

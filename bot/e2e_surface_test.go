@@ -150,7 +150,7 @@ func TestConcurrentClicks(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := h.fake.Select(channelID, c.msg.ID, c.user, c.id, []string{"7"})
+			r, err := h.fake.Select(channelID, c.msg.ID, c.user, c.id, []string{"5"})
 			if err == nil && strings.Contains(text(r.Message), "✅") {
 				mu.Lock()
 				ok[c.user]++
@@ -161,7 +161,7 @@ func TestConcurrentClicks(t *testing.T) {
 	wg.Wait()
 	for _, m := range []string{bob, carol, dave} {
 		assert.Equal(t, 1, ok[m], "one stake each")
-		assert.Equal(t, int64(1000-14), h.balance(m))
+		assert.Equal(t, int64(1000-10), h.balance(m))
 	}
 	h.waitTable("is playing hand 1")
 	ctx := context.Background()
@@ -170,7 +170,7 @@ func TestConcurrentClicks(t *testing.T) {
 	st, err := h.st.TableState(ctx, tb.ID)
 	require.NoError(t, err)
 	for _, m := range []string{bob, carol, dave} {
-		assert.Equal(t, int64(14), st.Escrows[m])
+		assert.Equal(t, int64(10), st.Escrows[m])
 	}
 	h.audit()
 	h.noFailures()

@@ -27,25 +27,46 @@ func (b *Bot) cmdBalance(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	rank, err := b.st.Rank(c.ctx, c.guild, member)
+	ahead, err := b.st.Ahead(c.ctx, c.guild, w.Balance)
 	if err != nil {
 		return err
 	}
-	return b.privateText(c, b.cat.T(c.lang, "balance.text", "Player", view.Mention(member), "Count", w.Balance, "Rank", rank.Rank))
+	return b.privateText(c, b.cat.T(c.lang, "balance.text", "Player", view.Mention(member), "Count", w.Balance, "Rank", ahead+1))
 }
 
-// leaderboard is one page of a server's standings with the caller's own rank.
+// leaderboard is one page of a server's standings with the caller's own rank. A page
+// past the end shows the last one; equal balances share a rank (1, 1, 3).
 func (b *Bot) leaderboard(c *ictx, page int) (view.Message, error) {
-	if page < 1 {
-		page = 1
-	}
-	standings, total, err := b.st.Leaderboard(c.ctx, c.guild, (page-1)*view.LeaderboardPage, view.LeaderboardPage)
+	_, total, err := b.st.Leaderboard(c.ctx, c.guild, 0, 1)
 	if err != nil {
 		return view.Message{}, err
 	}
+	pages := max(1, (total+view.LeaderboardPage-1)/view.LeaderboardPage)
+	page = min(max(page, 1), pages)
+	offset := (page - 1) * view.LeaderboardPage
+	standings, total, err := b.st.Leaderboard(c.ctx, c.guild, offset, view.LeaderboardPage)
+	if err != nil {
+		return view.Message{}, err
+	}
+	for i := range standings {
+		switch {
+		case i > 0 && standings[i].Balance == standings[i-1].Balance:
+			standings[i].Rank = standings[i-1].Rank
+		case i > 0:
+			standings[i].Rank = offset + i + 1 // everyone above holds more
+		default:
+			ahead, err := b.st.Ahead(c.ctx, c.guild, standings[i].Balance)
+			if err != nil {
+				return view.Message{}, err
+			}
+			standings[i].Rank = ahead + 1
+		}
+	}
 	var me *store.Standing
-	if r, err := b.st.Rank(c.ctx, c.guild, c.user); err == nil {
-		me = &r
+	if w, err := b.st.Wallet(c.ctx, c.guild, c.user); err == nil {
+		if ahead, err := b.st.Ahead(c.ctx, c.guild, w.Balance); err == nil {
+			me = &store.Standing{Rank: ahead + 1, Member: c.user, Balance: w.Balance}
+		}
 	}
 	return b.view.Leaderboard(c.lang, page, total, standings, me), nil
 }

@@ -241,17 +241,44 @@ func (h *harness) do(user string, verb game.Verb) *discordgo.Message {
 	return r.Message
 }
 
-// amount chooses an amount from the select menu of a fresh panel.
+// amount chooses an amount on a fresh panel: from the select menu when it offers n,
+// else typed into the "other amount" modal, as a member would.
 func (h *harness) amount(user string, verb game.Verb, n int64) *discordgo.Message {
 	h.t.Helper()
 	p := h.panel(user)
 	id, ok := customID(p, "pt:amt:", ":"+string(verb))
 	require.True(h.t, ok, "no %s select for %s; panel:\n%s", verb, user, text(p))
-	r, err := h.fake.Select(channelID, p.ID, user, id, []string{fmt.Sprint(n)})
+	var r *discordtest.Response
+	var err error
+	if offers(p, id, n) {
+		r, err = h.fake.Select(channelID, p.ID, user, id, []string{fmt.Sprint(n)})
+	} else {
+		ask, ok := customID(p, "pt:ask:", ":"+string(verb))
+		require.True(h.t, ok, "no other-amount button for %s; panel:\n%s", verb, text(p))
+		var modal *discordtest.Response
+		modal, err = h.fake.Click(channelID, p.ID, user, ask)
+		require.NoError(h.t, err)
+		require.NotNil(h.t, modal.Modal, "other amount opens a modal")
+		r, err = h.fake.SubmitModal(channelID, user, modal.Modal.CustomID, map[string]string{"amount": fmt.Sprint(n)}, modal)
+	}
 	require.NoError(h.t, err)
 	require.Equal(h.t, discordgo.InteractionResponseUpdateMessage, r.Type)
 	require.Contains(h.t, text(r.Message), "✅", "%s %d by %s: %s", verb, n, user, text(r.Message))
 	return r.Message
+}
+
+// offers reports whether the select with custom id id offers the amount n.
+func offers(m *discordgo.Message, id string, n int64) bool {
+	for _, c := range components(m) {
+		if s, ok := c.(*discordgo.SelectMenu); ok && s.CustomID == id {
+			for _, o := range s.Options {
+				if o.Value == fmt.Sprint(n) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // nextRound makes pack the one the table's next round is dealt from: the test's stand-in

@@ -231,6 +231,13 @@ func (b *Bot) gameErrText(lang string, e *game.Error) string {
 	if e.Rule != "" {
 		kv = append(kv, "Rule", e.Rule)
 	}
+	if _, why := e.Args["why"]; !why && e.Code == game.ErrWrongPhase.Code {
+		// A sentence of its own for each move, never one built from a button's label.
+		key = "err.wrong_phase.verb.other"
+		if v := "err.wrong_phase.verb." + fmt.Sprint(e.Args["verb"]); b.cat.Has(v) {
+			key = v
+		}
+	}
 	if !b.cat.Has(key) {
 		b.log.Warn("no catalog entry for a refusal", "key", key)
 		key = "err." + string(e.Code)

@@ -104,3 +104,20 @@ func (s *Store) ResolveBroken(ctx context.Context, tableID int64, now time.Time)
 	}
 	return commit(tx)
 }
+
+// Ahead counts the guild's wallets holding more than balance: one less than the rank of
+// anyone holding balance when equal balances share a rank.
+func (s *Store) Ahead(ctx context.Context, guild string, balance int64) (int, error) {
+	tx, err := s.beginRead(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	var n int
+	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM wallets w JOIN accounts a ON a.guild_id = w.guild_id AND a.account = w.account
+		WHERE w.guild_id = ? AND a.balance > ?`, guild, balance).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: ahead: %w", err)
+	}
+	return n, nil
+}

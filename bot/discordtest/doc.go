@@ -200,14 +200,16 @@
 // and -Bucket of a real bucket per route and major parameter, 50 per second
 // by default. SetRateLimit makes one route stricter, e.g.
 // SetRateLimit(RouteChannelMessageEdit, 5, 5*time.Second) for Discord's
-// per-channel edit limit. Inject429 makes the next n requests on a path
+// per-channel edit limit. SetGlobalRateLimit(50, time.Second) adds Discord's
+// global limit across routes (interaction callbacks and webhooks excepted);
+// it is off by default. Inject429 makes the next n requests on a path
 // answer 429 with retry_after and Retry-After; discordgo waits and retries.
 //
 // # Not modelled
 //
 // Direct messages, threads, reactions, roles and role permissions (members
 // carry a fixed permission set), autocomplete, the gateway closing a
-// connection whose heartbeats stop, the global 50 requests per second limit, the 10,000 invalid requests per 10 minutes ban, zlib
+// connection whose heartbeats stop, the 10,000 invalid requests per 10 minutes ban, zlib
 // compression, ETF, the newer Label components in modals (rows of text
 // inputs only), allowed_mentions semantics, and the rule that localized
 // option names be distinct. Embeds and components are stored as sent, not

@@ -156,3 +156,32 @@ func TestHoldAndFailNext(t *testing.T) {
 	require.NoError(t, err, "only the next n requests fail")
 	assert.Empty(t, srv.Failures(), "injected errors are not the bot's failures")
 }
+
+// SetGlobalRateLimit counts every route of the token but interaction callbacks and
+// webhooks; a request past it is a global 429 and a failure: the bot did not pace
+// itself. discordgo waits it out and retries.
+func TestGlobalRateLimit(t *testing.T) {
+	srv := discordtest.New(t)
+	populate(srv)
+	s := newSession(t, srv)
+	srv.SetGlobalRateLimit(3, time.Minute)
+	for i := 0; i < 3; i++ {
+		_, err := s.ChannelMessageSend(channelID, "hi")
+		require.NoError(t, err)
+	}
+	assert.Empty(t, srv.Failures())
+	srv.SetGlobalRateLimit(1, 300*time.Millisecond)
+	_, err := s.ChannelMessageSend(channelID, "one")
+	require.NoError(t, err)
+	_, err = s.ChannelMessageSend(channelID, "two") // past the limit: 429, then retried
+	require.NoError(t, err)
+	require.Len(t, srv.Failures(), 1)
+	assert.Contains(t, srv.Failures()[0], "429 global rate limit")
+	var global int
+	for _, r := range srv.Requests() {
+		if r.Status == http.StatusTooManyRequests {
+			global++
+		}
+	}
+	assert.Equal(t, 1, global)
+}

@@ -164,3 +164,48 @@ func write429(w http.ResponseWriter, route string, retryAfter time.Duration, lim
 	w.WriteHeader(http.StatusTooManyRequests)
 	fmt.Fprintf(w, `{"message":"You are being rate limited.","retry_after":%s,"global":false}`, secs(retryAfter))
 }
+
+// SetGlobalRateLimit enforces Discord's global limit: n requests per window
+// across every route of the bot token (Discord: 50 per second), interaction
+// callbacks and webhook-token routes excepted, as on Discord. A request past
+// it gets a global 429 and is recorded as a failure: a bot must pace itself,
+// since discordgo only learns of the global limit from a 429. n <= 0 turns it
+// off (the default).
+func (s *Server) SetGlobalRateLimit(n int, per time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.global = nil
+	if n > 0 && per > 0 {
+		s.global = &bucket{rule: rateRule{n: n, per: per}}
+	}
+}
+
+// takeGlobal counts a request against the global limit; it returns the
+// bucket when the request does not fit.
+func (s *Server) takeGlobal(rt *route, now time.Time) *bucket {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.global
+	if g == nil || rt.noAuth {
+		return nil
+	}
+	if !now.Before(g.resetAt) {
+		g.count, g.resetAt = 0, now.Add(g.rule.per)
+	}
+	if g.count >= g.rule.n {
+		return g
+	}
+	g.count++
+	return nil
+}
+
+// writeGlobal429 answers with Discord's global rate limit error.
+func writeGlobal429(w http.ResponseWriter, retryAfter time.Duration) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Retry-After", strconv.Itoa(int(math.Ceil(retryAfter.Seconds()))))
+	h.Set("X-RateLimit-Global", "true")
+	h.Set("X-RateLimit-Scope", "global")
+	w.WriteHeader(http.StatusTooManyRequests)
+	fmt.Fprintf(w, `{"message":"You are being rate limited.","retry_after":%s,"global":true}`, secs(retryAfter))
+}

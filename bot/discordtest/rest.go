@@ -186,6 +186,15 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.record(r, rt, arrival, http.StatusTooManyRequests)
 		return
 	}
+	if g := s.takeGlobal(rt, arrival); g != nil {
+		writeGlobal429(w, g.resetAt.Sub(arrival))
+		s.record(r, rt, arrival, http.StatusTooManyRequests)
+		s.mu.Lock()
+		s.failLocked("%s %s: 429 global rate limit: more than %d requests per %v across all routes (the bot did not pace itself)",
+			r.Method, path, g.rule.n, g.rule.per)
+		s.mu.Unlock()
+		return
+	}
 	if !fits {
 		retry := b.resetAt.Sub(arrival)
 		write429(w, rt.key(), retry, b.rule.n)

@@ -126,6 +126,7 @@ type Server struct {
 	latencies    []time.Duration
 	injections   []*injection
 	holds        []*Hold
+	global       *bucket // SetGlobalRateLimit; nil: off
 	failNext     []*errInjection
 	limits       map[string]rateRule
 	buckets      map[string]*bucket

@@ -3,6 +3,7 @@ package i18n
 import (
 	"embed"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -90,6 +91,37 @@ type Catalog struct {
 	// commandID is the registered /pontoon command's id, set once commands are
 	// registered; until then command mentions render as plain text.
 	commandID atomic.Pointer[string]
+	simple    map[string]map[string][]piece // lang -> id -> the text of a message with one form and only {{.Name}} values
+}
+
+// piece is part of a simple message: literal text, then the value named (if any).
+type piece struct {
+	text, name string
+}
+
+// placeholder is the only template action a simple message uses.
+var placeholder = regexp.MustCompile(`\{\{\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+
+// compile splits a message with only {{.Name}} actions into pieces; ok is false for
+// anything else, which go-i18n renders.
+func compile(text string) ([]piece, bool) {
+	var out []piece
+	rest := text
+	for {
+		loc := placeholder.FindStringSubmatchIndex(rest)
+		if loc == nil {
+			if strings.Contains(rest, "{{") {
+				return nil, false
+			}
+			return append(out, piece{text: rest}), true
+		}
+		lit := rest[:loc[0]]
+		if strings.Contains(lit, "{{") {
+			return nil, false
+		}
+		out = append(out, piece{text: lit, name: rest[loc[2]:loc[3]]})
+		rest = rest[loc[1]:]
+	}
 }
 
 // Load reads the embedded catalog files.
@@ -107,6 +139,24 @@ func Load() (*Catalog, error) {
 		return nil, err
 	}
 	c.ids = ids
+	// Most messages have one form and plain {{.Name}} values: they are rendered here
+	// without a template, which was most of the cost of a lookup.
+	c.simple = map[string]map[string][]piece{}
+	for _, l := range Languages {
+		raw, err := Raw(l)
+		if err != nil {
+			return nil, err
+		}
+		c.simple[l] = map[string][]piece{}
+		for id, forms := range raw {
+			if len(forms) != 1 || forms["other"] == "" {
+				continue
+			}
+			if ps, ok := compile(forms["other"]); ok {
+				c.simple[l][id] = ps
+			}
+		}
+	}
 	return c, nil
 }
 
@@ -139,6 +189,9 @@ func (c *Catalog) localizer(lang string) *i18n.Localizer {
 // "one" covers 0, which reads oddly for an empty kitty). A missing id renders as "⟦id⟧"
 // so it is visible in tests rather than silently blank.
 func (c *Catalog) T(lang, id string, kv ...any) string {
+	if ps, ok := c.simple[lang][id]; ok && !hasKey(kv, "Count") {
+		return fill(lang, ps, kv)
+	}
 	return c.render(lang, id, kv)
 }
 
@@ -201,4 +254,50 @@ func Placeholders(s string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// fill fills a simple message's values as its template would with the catalog's value
+// formatting (integers the reader's way, Signed with its sign, rawNumbers as digits): a
+// missing value prints "<no value>".
+func fill(lang string, ps []piece, kv []any) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.text)
+		if p.name == "" {
+			continue
+		}
+		found := -1
+		for i := 0; i+1 < len(kv); i += 2 {
+			if k, _ := kv[i].(string); k == p.name {
+				found = i + 1 // the last value of a name wins, as in the template's map
+			}
+		}
+		if found < 0 {
+			b.WriteString("<no value>")
+			continue
+		}
+		switch v := kv[found].(type) {
+		case string:
+			b.WriteString(v)
+		case Signed:
+			b.WriteString(number{n: int64(v), signed: true, lang: lang}.String())
+		default:
+			if n, ok := toInt64(v); ok && !rawNumbers[p.name] {
+				b.WriteString(number{n: n, lang: lang}.String())
+			} else {
+				fmt.Fprint(&b, v)
+			}
+		}
+	}
+	return b.String()
+}
+
+// hasKey reports whether kv names key.
+func hasKey(kv []any, key string) bool {
+	for i := 0; i+1 < len(kv); i += 2 {
+		if k, _ := kv[i].(string); k == key {
+			return true
+		}
+	}
+	return false
 }

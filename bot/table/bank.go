@@ -76,6 +76,10 @@ func (t *Table) betweenRounds(member string) error {
 // OfferBank makes a standing offer of the bank to a seated member (R6.3). The offer is
 // checked with the engine now, so one that could never settle is not made.
 func (t *Table) OfferBank(ctx context.Context, seller, buyer string, price int64, channel string) (Offer, error) {
+	bal, err := t.wallets(ctx, seller)
+	if err != nil {
+		return Offer{}, err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.betweenRounds(seller); err != nil {
@@ -89,7 +93,7 @@ func (t *Table) OfferBank(ctx context.Context, seller, buyer string, price int64
 	case price < 0 || price > game.MaxChips:
 		return Offer{}, Refuse("err.bad_amount")
 	}
-	g, err := t.between(ctx, seller)
+	g, err := t.between(seller, bal)
 	if err != nil {
 		return Offer{}, err
 	}
@@ -170,6 +174,10 @@ func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept boo
 	if err != nil {
 		return Offer{}, "", err
 	}
+	bal, err := t.wallets(ctx, of.Seller, of.Buyer)
+	if err != nil {
+		return Offer{}, "", err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.banker() != of.Seller {
@@ -179,7 +187,7 @@ func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept boo
 	if t.inRound() {
 		return Offer{}, "", Refuse("err.between_rounds_only")
 	}
-	if err := t.sell(ctx, of.Seller, of.Buyer, of.Price, "bank sale (R6.3)"); err != nil {
+	if err := t.sell(ctx, bal, of.Seller, of.Buyer, of.Price, "bank sale (R6.3)"); err != nil {
 		return Offer{}, "", err
 	}
 	if m.takeOffer(id) == nil {
@@ -191,8 +199,8 @@ func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept boo
 }
 
 // sell runs a sale through the engine and commits it. t.mu must be held.
-func (t *Table) sell(ctx context.Context, seller, buyer string, price int64, reason string) error {
-	g, err := t.between(ctx, seller)
+func (t *Table) sell(ctx context.Context, bal map[string]int64, seller, buyer string, price int64, reason string) error {
+	g, err := t.between(seller, bal)
 	if err != nil {
 		return err
 	}
@@ -213,12 +221,16 @@ func (t *Table) sell(ctx context.Context, seller, buyer string, price int64, rea
 // PutKitty is the banker putting up or topping up the kitty before a deal (R9.1, R9.8).
 // It returns the kitty after.
 func (t *Table) PutKitty(ctx context.Context, member string, amount int64) (int64, error) {
+	bal, err := t.wallets(ctx, member)
+	if err != nil {
+		return 0, err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.betweenRounds(member); err != nil {
 		return 0, err
 	}
-	g, err := t.between(ctx, member)
+	g, err := t.between(member, bal)
 	if err != nil {
 		return 0, err
 	}
@@ -267,9 +279,13 @@ func (m *Manager) SetAuctionMessage(table int64, messageID string) {
 
 // Bid places a bid in the table's running auction.
 func (t *Table) Bid(ctx context.Context, member string, amount int64) (Auction, error) {
+	m := t.m
+	w, _, err := m.st.EnsureWallet(ctx, t.guild, member, m.opt.StartingChips, m.now())
+	if err != nil {
+		return Auction{}, err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	m := t.m
 	m.mu.Lock()
 	a := m.auctions[t.id]
 	m.mu.Unlock()
@@ -288,10 +304,6 @@ func (t *Table) Bid(ctx context.Context, member string, amount int64) (Auction, 
 	if amount <= best {
 		return Auction{}, Refuse("err.bid_too_low", "Count", best)
 	}
-	w, _, err := m.st.EnsureWallet(ctx, t.guild, member, m.opt.StartingChips, m.now())
-	if err != nil {
-		return Auction{}, err
-	}
 	if w.Balance < amount {
 		return Auction{}, Refuse("err.store_insufficient", "Need", amount, "Have", w.Balance)
 	}
@@ -309,6 +321,20 @@ func (m *Manager) closeAuction(t *Table) {
 	defer m.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	m.mu.Lock()
+	var who []string // the seller and the bidders, whose balances the sale needs
+	if a := m.auctions[t.id]; a != nil {
+		who = append(who, a.Seller)
+		for b := range a.Bids {
+			who = append(who, b)
+		}
+	}
+	m.mu.Unlock()
+	bal, err := t.wallets(ctx, who...)
+	if err != nil {
+		m.log.Error("auction not closed", "table", t.id, "err", err)
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	m.mu.Lock()
@@ -323,7 +349,7 @@ func (m *Manager) closeAuction(t *Table) {
 		if t.banker() != a.Seller || t.inRound() {
 			break
 		}
-		if err := t.sell(ctx, a.Seller, best, amount, "bank auction (R9.8)"); err != nil {
+		if err := t.sell(ctx, bal, a.Seller, best, amount, "bank auction (R9.8)"); err != nil {
 			delete(a.Bids, best)
 			continue
 		}

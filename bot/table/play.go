@@ -68,6 +68,9 @@ func (t *Table) apply(ctx context.Context, a game.Action, interactionID string) 
 	t.g = g
 	t.seq++
 	t.mseq[a.Player]++
+	if a.Verb == game.VerbStake {
+		t.stakes[a.Player] = a.Amount
+	}
 	t.notice = nil
 	t.recovered = false
 	if !g.InRound() {
@@ -127,10 +130,30 @@ func (m *Manager) shuffled(decks int) ([]game.Card, error) {
 	return pack, nil
 }
 
+// wallets reads, before the table's lock is taken, the balances a game between rounds
+// needs: every seat, the bank's owner and extra. It creates the wallet of a member who
+// has none, with the starting chips.
+func (t *Table) wallets(ctx context.Context, extra ...string) (map[string]int64, error) {
+	s := t.Snapshot()
+	bal := map[string]int64{}
+	for _, m := range append(append(s.Seats, s.Owner), extra...) {
+		if _, ok := bal[m]; ok || m == "" {
+			continue
+		}
+		w, _, err := t.m.st.EnsureWallet(ctx, t.guild, m, t.m.opt.StartingChips, t.m.now())
+		if err != nil {
+			return nil, err
+		}
+		bal[m] = w.Balance
+	}
+	return bal, nil
+}
+
 // between builds a Game for the table as it stands between rounds: the seats (and the
-// bank's owner, who may have left the table), the store's balances and the kitty.
-// t.mu must be held.
-func (t *Table) between(ctx context.Context, banker string) (*game.Game, error) {
+// bank's owner, who may have left the table), the balances read by wallets and the
+// kitty. It reads nothing: t.mu is held. The store's transaction checks the balances
+// again, so one that changed in between can refuse but never overdraw.
+func (t *Table) between(banker string, bal map[string]int64) (*game.Game, error) {
 	seats := slices.Clone(t.seats)
 	if banker != "" && !slices.Contains(seats, banker) {
 		seats = append(seats, banker)
@@ -138,13 +161,10 @@ func (t *Table) between(ctx context.Context, banker string) (*game.Game, error) 
 	if len(seats) < 2 {
 		return nil, Refuse("err.need_two")
 	}
-	bal := map[string]int64{}
 	for _, s := range seats {
-		w, _, err := t.m.st.EnsureWallet(ctx, t.guild, s, t.m.opt.StartingChips, t.m.now())
-		if err != nil {
-			return nil, err
+		if _, ok := bal[s]; !ok {
+			return nil, Refuse("err.not_saved") // a member sat down meanwhile: try again
 		}
-		bal[s] = w.Balance
 	}
 	return game.NewGame(t.cfg.Rules, seats, banker, bal, t.kitty)
 }
@@ -210,7 +230,7 @@ func (t *Table) deal(ctx context.Context) error {
 			bankTs = append(bankTs, store.Transfer{From: store.KittyAccount(t.id), To: store.WalletAccount(owner), Amount: kitty, Reason: "kitty return (R6.4)"})
 			kitty = 0
 		}
-		cut = &Cut{Winner: winner, Seats: slices.Clone(t.seats), Draws: draws}
+		cut = newCut(winner, t.seats, draws)
 		owner, bankOwner = winner, &winner
 	}
 	seats := slices.Clone(t.seats)

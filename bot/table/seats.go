@@ -9,6 +9,12 @@ import (
 
 // Join seats a member.
 func (t *Table) Join(ctx context.Context, member string) (Snapshot, error) {
+	now := t.m.now()
+	// The member's wallet first, before the lock: a new member's is one write, an
+	// existing member's a read that writes nothing.
+	if _, _, err := t.m.st.EnsureWallet(ctx, t.guild, member, t.m.opt.StartingChips, now); err != nil {
+		return t.Snapshot(), err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
@@ -18,10 +24,6 @@ func (t *Table) Join(ctx context.Context, member string) (Snapshot, error) {
 		return t.snapshot(), Refuse("err.already_seated")
 	case len(t.seats) >= t.m.opt.MaxSeats:
 		return t.snapshot(), Refuse("err.table_full", "Count", t.m.opt.MaxSeats)
-	}
-	now := t.m.now()
-	if _, _, err := t.m.st.EnsureWallet(ctx, t.guild, member, t.m.opt.StartingChips, now); err != nil {
-		return t.snapshot(), err
 	}
 	seats := append(slices.Clone(t.seats), member)
 	if err := t.m.st.SetSeats(ctx, t.id, seats, now); err != nil {

@@ -43,8 +43,39 @@ func ParseConfig(raw string) (Config, error) {
 // Cut records the cut that chose a banker (R1.4), for the table message.
 type Cut struct {
 	Winner string
-	Seats  []string
-	Draws  [][]game.Card
+	Passes [][]string    // who drew in each pass: everyone, then those tied at the top
+	Draws  [][]game.Card // what each drew, pass by pass
+}
+
+// newCut records a cut (R1.4: highest wins, Ace high; the tied cut again), with who
+// drew in each pass, which game.Cut leaves to be worked out from the cards.
+func newCut(winner string, seats []string, draws [][]game.Card) *Cut {
+	c := &Cut{Winner: winner, Draws: draws}
+	in := slices.Clone(seats)
+	for _, pass := range draws {
+		c.Passes = append(c.Passes, in)
+		best, next := 0, []string(nil)
+		for i, card := range pass {
+			if i < len(in) {
+				best = max(best, cutRank(card))
+			}
+		}
+		for i, card := range pass {
+			if i < len(in) && cutRank(card) == best {
+				next = append(next, in[i])
+			}
+		}
+		in = next
+	}
+	return c
+}
+
+// cutRank is a card's rank in a cut: Ace high (R1.4).
+func cutRank(c game.Card) int {
+	if c.Rank == game.Ace {
+		return 14
+	}
+	return int(c.Rank)
 }
 
 // Notice is a public line about the last event at a table. It carries ids and numbers
@@ -86,7 +117,8 @@ type Snapshot struct {
 	MessageID string
 	Game      *game.Game // the round in play or the last one settled; nil before the first
 	Round     RoundInfo
-	MSeq      map[string]int // actions per member in the round: the stale-button check
+	MSeq      map[string]int   // actions per member in the round: the stale-button check
+	LastStake map[string]int64 // each member's last stake at this table, offered again
 	Broken    bool
 	Cut       *Cut
 	Notice    *Notice
@@ -139,6 +171,7 @@ type Table struct {
 	round  store.Round
 	seq    int
 	mseq   map[string]int
+	stakes map[string]int64 // each member's last stake, for the stake select
 	broken string
 	cut    *Cut
 	notice *Notice
@@ -179,7 +212,7 @@ func (t *Table) banker() string {
 // snapshot copies what view needs. t.mu must be held.
 func (t *Table) snapshot() Snapshot {
 	s := Snapshot{ID: t.id, Guild: t.guild, Channel: t.channel, Host: t.host, Config: t.cfg, Seats: slices.Clone(t.seats),
-		Owner: t.owner, Kitty: t.kitty, MessageID: t.messageID, Game: t.g, MSeq: maps.Clone(t.mseq),
+		Owner: t.owner, Kitty: t.kitty, MessageID: t.messageID, Game: t.g, MSeq: maps.Clone(t.mseq), LastStake: maps.Clone(t.stakes),
 		Round:  RoundInfo{Number: t.round.Number, Commitment: t.round.Commitment, Salt: t.round.Salt},
 		Broken: t.broken != "", Cut: t.cut, Notice: t.notice, Closing: t.closing, Closed: t.closed, Deadline: t.deadline}
 	if t.pending != nil {
@@ -201,7 +234,7 @@ func newTable(m *Manager, tb store.Table) (*Table, error) {
 		return nil, fmt.Errorf("table %d: %w", tb.ID, err)
 	}
 	t := &Table{m: m, id: tb.ID, guild: tb.Guild, channel: tb.Channel, host: tb.Host, cfg: cfg, turn: cfg.Turn(),
-		owner: tb.BankOwner, mseq: map[string]int{}, nextPack: tb.NextPack}
+		owner: tb.BankOwner, mseq: map[string]int{}, stakes: map[string]int64{}, nextPack: tb.NextPack}
 	for _, s := range tb.Seats {
 		t.seats = append(t.seats, s.Member)
 	}

@@ -9,44 +9,56 @@ import (
 	"github.com/pontoon-bot/pontoon/game"
 )
 
-// AmountChoices picks at most 25 amounts from [lo, hi] for a select menu: every amount
-// when few, else the ends and round numbers between.
-func AmountChoices(lo, hi int64) []int64 {
+// maxChoices is how many options a Discord select holds.
+const maxChoices = 25
+
+// AmountChoices is the set of amounts a select offers from [lo, hi]: every amount when
+// they fit, else the minimum, the maximum, the member's last amount (last; 0 for none)
+// and the multiples of the smallest round step (1, 2, 5, 10, 20, 25, 50, 100, …) that
+// leaves room for them: amounts a person would pick from.
+func AmountChoices(lo, hi, last int64) []int64 {
 	if hi < lo {
 		return nil
 	}
-	if hi-lo < 24 {
+	if hi-lo < maxChoices {
 		out := make([]int64, 0, hi-lo+1)
 		for v := lo; v <= hi; v++ {
 			out = append(out, v)
 		}
 		return out
 	}
-	seen := map[int64]bool{}
-	var out []int64
-	add := func(v int64) {
-		if v >= lo && v <= hi && !seen[v] && len(out) < 25 {
-			seen[v] = true
-			out = append(out, v)
-		}
+	extra := int64(2) // the ends
+	if last > lo && last < hi {
+		extra++
 	}
-	add(lo)
-	for step := 0; step < 23; step++ {
-		add(lo + (hi-lo)*int64(step+1)/24)
-	}
-	add(hi)
-	// round the middle values to something a person would type
-	for i := 1; i < len(out)-1; i++ {
-		v := out[i]
-		for _, m := range []int64{1000, 100, 50, 10, 5} {
-			if r := v / m * m; r > out[i-1] && r > lo && hi-lo > 4*m {
-				v = r
+	step := int64(1)
+	for mult := int64(1); ; mult *= 10 {
+		found := false
+		for _, m := range []int64{1, 2, 5, 10, 20, 25, 50} {
+			s := m * mult
+			// multiples of s strictly between lo and hi
+			if n := (hi-1)/s - lo/s; n+extra <= maxChoices {
+				step, found = s, true
 				break
 			}
 		}
-		out[i] = v
+		if found {
+			break
+		}
 	}
-	return out
+	out := []int64{lo}
+	for v := (lo/step + 1) * step; v < hi; v += step {
+		if last > lo && last < hi && last < v && (len(out) == 0 || out[len(out)-1] < last) {
+			out = append(out, last)
+		}
+		if v != last {
+			out = append(out, v)
+		}
+	}
+	if last > lo && last < hi && out[len(out)-1] < last {
+		out = append(out, last)
+	}
+	return append(out, hi)
 }
 
 // AmountVerbs are the actions that take an amount.
@@ -67,6 +79,14 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 	}
 	if t.Broken {
 		lines = append(lines, "⛔ "+r.cat.T(lang, "err.table_broken"))
+		e.Description = strings.Join(lines, "\n")
+		return Message{Embeds: []*discordgo.MessageEmbed{e}}
+	}
+	if g != nil && g.Round != nil && g.Round.Outcome != nil && (member == g.Round.Banker || table.Playing(g, member)) {
+		// The round on show has settled (perhaps by the member's own action): their hand
+		// and what it won or lost, rather than an empty panel.
+		lines = append(lines, r.settled(lang, g, member)...)
+		lines = append(lines, r.cat.T(lang, "panel.balance", "Count", g.Balances[member]))
 		e.Description = strings.Join(lines, "\n")
 		return Message{Embeds: []*discordgo.MessageEmbed{e}}
 	}
@@ -109,6 +129,11 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 		}
 		lines = append(lines, line)
 	}
+	if member == g.Banker {
+		if cover := heldCover(g); cover > 0 {
+			lines = append(lines, r.cat.T(lang, "panel.cover", "Amount", cover))
+		}
+	}
 	if !t.Seated(member) && member != g.Banker && !table.Playing(g, member) {
 		lines = append(lines, r.cat.T(lang, "panel.not_playing"))
 	}
@@ -150,9 +175,51 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 	return Message{Embeds: []*discordgo.MessageEmbed{e}, Components: comps}
 }
 
+// heldCover is the bank's chips held against the hands in play (R7.2).
+func heldCover(g *game.Game) int64 {
+	var n int64
+	for _, h := range g.Round.Hands {
+		n += h.Cover
+	}
+	return n
+}
+
+// settled is a member's part of a settled round: each of their hands with its cards,
+// value and net, or the bank's hand and net for the round's banker.
+func (r *Renderer) settled(lang string, g *game.Game, member string) []string {
+	rd := g.Round
+	lines := []string{r.cat.T(lang, "panel.settled")}
+	if member == rd.Banker {
+		var net int64
+		for _, h := range rd.Hands {
+			net -= h.Net
+		}
+		v := game.Evaluate(game.Cards(rd.BankerHand), g.Rules, true)
+		lines = append(lines, r.cat.T(lang, "panel.bank_result", "Cards", cardsText(game.Cards(rd.BankerHand)),
+			"Kind", r.kindText(lang, v.Kind.String(), v.Total), "Net", r.cat.T(lang, "table.net", "Net", signed(net))))
+	}
+	for _, h := range rd.Hands {
+		if h.Player != member {
+			continue
+		}
+		if h.SatOut {
+			lines = append(lines, r.cat.T(lang, "panel.sat_out"))
+			continue
+		}
+		v := h.Value(g.Rules)
+		lines = append(lines, r.cat.T(lang, "panel.hand", "N", h.Number, "Cards", cardsText(game.Cards(h.Cards)),
+			"Kind", r.kindText(lang, v.Kind.String(), v.Total))+" · "+r.cat.T(lang, "table.net", "Net", signed(h.Net)))
+	}
+	return lines
+}
+
 func (r *Renderer) amountSelect(lang string, t *table.Snapshot, member string, m game.Move) discordgo.SelectMenu {
 	var opts []discordgo.SelectMenuOption
-	for _, v := range AmountChoices(m.Min, m.Max) {
+	var last int64
+	if m.Verb == game.VerbStake {
+		last = t.LastStake[member]
+	}
+	for _, v := range AmountChoices(m.Min, m.Max, last) {
 		label := r.cat.T(lang, "amount.chips", "Count", v)
 		if v == 0 && m.Verb == game.VerbShoot {
 			label = r.cat.T(lang, "amount.no_shoot")

@@ -33,13 +33,22 @@ func (r *Renderer) Table(lang string, t *table.Snapshot) Message {
 		desc = append(desc, r.cat.T(lang, "table.closing"))
 	}
 	if t.Cut != nil {
-		var draws []string
-		for i, p := range t.Cut.Seats {
-			if len(t.Cut.Draws) > 0 && i < len(t.Cut.Draws[0]) {
-				draws = append(draws, Mention(p)+" "+CardText(t.Cut.Draws[0][i]))
+		// Every pass of the cut, the re-cuts between tied cards included (R1.4).
+		var passes []string
+		for k, pass := range t.Cut.Passes {
+			var draws []string
+			for i, p := range pass {
+				if i < len(t.Cut.Draws[k]) {
+					draws = append(draws, Mention(p)+" "+CardText(t.Cut.Draws[k][i]))
+				}
 			}
+			text := strings.Join(draws, ", ")
+			if k > 0 {
+				text = r.cat.T(lang, "table.recut") + ": " + text
+			}
+			passes = append(passes, text)
 		}
-		desc = append(desc, r.cat.T(lang, "table.cut", "Winner", Mention(t.Cut.Winner), "Draws", strings.Join(draws, ", ")))
+		desc = append(desc, r.cat.T(lang, "table.cut", "Winner", Mention(t.Cut.Winner), "Draws", strings.Join(passes, "; ")))
 	}
 	e := &discordgo.MessageEmbed{Title: title, Description: strings.Join(desc, "\n"), Color: 0x2e7d32}
 
@@ -49,7 +58,7 @@ func (r *Renderer) Table(lang string, t *table.Snapshot) Message {
 	if g != nil && g.Round != nil {
 		banker = g.Round.Banker
 	}
-	bank := r.cat.T(lang, "table.bank", "Banker", r.MentionOr(lang, banker))
+	bank := r.MentionOr(lang, banker) // under the field's title: "Bank", said once
 	if rules.Variant == game.Shoot {
 		// Between rounds the table's own kitty is the truth: a top-up, a sale (R9.9) or a
 		// cut (R6.4) changes it after the round shown settled.

@@ -4,19 +4,26 @@ package main
 // moment, and a setting read from the environment.
 
 import (
+	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
+	"github.com/pontoon-bot/pontoon/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func newFake(t *testing.T) *discordtest.Server {
+func newFake(t testing.TB) *discordtest.Server {
 	fake := discordtest.New(t, discordtest.WithToken(token))
 	fake.AddGuild(guild, "en-US")
 	fake.AddChannel(guild, channel)
@@ -142,4 +149,131 @@ func TestDefect12StartingChipsZeroMeansZero(t *testing.T) {
 	require.True(t, r.Ephemeral)
 	assert.Contains(t, msgText(r.Message), "has 0 chips", "a new member starts with starting_chips = 0")
 	assert.NotContains(t, msgText(r.Message), "has 1000", "(the member id itself contains 1000)")
+}
+
+// procStatus reads a field of /proc/<pid>/status in kB ("VmHWM", "VmRSS").
+func procStatus(t testing.TB, pid int, field string) int64 {
+	t.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(line, field+":") {
+			f := strings.Fields(line)
+			require.GreaterOrEqual(t, len(f), 2, line)
+			n, err := strconv.ParseInt(f[1], 10, 64)
+			require.NoError(t, err)
+			return n
+		}
+	}
+	t.Fatalf("no %s in /proc/%d/status", field, pid)
+	return 0
+}
+
+// quietFake waits until the fake has had no request for idle (or until limit).
+func quietFake(fake *discordtest.Server, idle, limit time.Duration) {
+	end := time.Now().Add(limit)
+	last, since := len(fake.Requests()), time.Now()
+	for time.Now().Before(end) {
+		time.Sleep(idle / 10)
+		if n := len(fake.Requests()); n != last {
+			last, since = n, time.Now()
+		} else if time.Since(since) >= idle {
+			return
+		}
+	}
+}
+
+// Defect 7: restarted over 5,000 open tables where nothing changed, the bot's own
+// process (its peak resident memory, from /proc) grows by a bounded amount over the
+// same bot restarted over one table, and sends nothing about the idle tables.
+func TestDefect07RestartMemoryIsBounded(t *testing.T) {
+	bin := buildBinary(t)
+	peak := func(n int) (kB int64, requests int) {
+		fake := newFake(t)
+		db := filepath.Join(t.TempDir(), "pontoon.db")
+		env := serveEnv(fake, db)
+		p := startServe(t, bin, env, 1)
+		require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
+		_, err := fake.Command(guild, channel, players[0], "pontoon", startCmd())
+		require.NoError(t, err)
+		require.Eventually(t, func() bool { return len(liveTables(fake)) == 1 }, 5*time.Second, 10*time.Millisecond)
+		require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+		_ = p.cmd.Wait()
+
+		ctx := context.Background()
+		st, err := store.Open(ctx, db)
+		require.NoError(t, err)
+		tb, err := st.TableByChannel(ctx, guild, channel)
+		require.NoError(t, err)
+		s, err := discordapi.NewSession(token, fake.URL(), nil)
+		require.NoError(t, err)
+		now := time.Now().UTC().Truncate(time.Millisecond)
+		for i := 0; i < n; i++ {
+			ch := fmt.Sprintf("6%017d", i+1)
+			fake.AddChannel(guild, ch)
+			t2, err := st.OpenTable(ctx, store.OpenTableParams{Guild: guild, Channel: ch, Host: players[0], Rules: tb.Rules, Now: now})
+			require.NoError(t, err)
+			require.NoError(t, st.SetSeats(ctx, t2.ID, players[:2], now))
+			m, err := s.ChannelMessageSendComplex(ch, &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{Title: "Pontoon · round 0"}}})
+			require.NoError(t, err)
+			require.NoError(t, st.SetTableMessage(ctx, t2.ID, m.ID))
+		}
+		require.NoError(t, st.Close())
+
+		before := len(fake.Requests())
+		p = startServe(t, bin, env, 1)
+		defer func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() }()
+		quietFake(fake, time.Second, 60*time.Second)
+		for _, r := range fake.Requests()[before:] {
+			if strings.HasPrefix(r.Path, "/api/v9/channels/6") {
+				requests++
+			}
+		}
+		return procStatus(t, p.cmd.Process.Pid, "VmHWM"), requests
+	}
+	base, _ := peak(0)
+	many, requests := peak(5000)
+	t.Logf("peak resident memory after a restart: %d MiB over 1 table, %d MiB over 5,001", base/1024, many/1024)
+	assert.Zero(t, requests, "the restart sent %d requests about 5,000 idle tables", requests)
+	assert.Less(t, many-base, int64(64*1024), "5,000 idle tables cost %d MiB of peak memory at restart", (many-base)/1024)
+}
+
+// BenchmarkStartStopMemory measures what each table opened and closed leaves in the
+// bot's process (defect 12: closed tables leave memory): the real binary, /pontoon start
+// and stop in a fresh channel b.N times, its resident memory from /proc before and
+// after. It reports kB per table; a figure, not a pass or fail.
+//
+//	go test ./cmd/pontoon -run XXX -bench StartStopMemory -benchtime 3000x
+func BenchmarkStartStopMemory(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "pontoon")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(b, err, string(out))
+	fake := newFake(b)
+	cmd := exec.Command(bin)
+	cmd.Env = serveEnv(fake, filepath.Join(b.TempDir(), "pontoon.db"))
+	logs := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	require.NoError(b, cmd.Start())
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	require.Eventually(b, func() bool { return len(fake.Commands("")) == 1 }, 20*time.Second, 20*time.Millisecond, logs.String())
+	stop := []*discordgo.ApplicationCommandInteractionDataOption{{Name: "stop", Type: discordgo.ApplicationCommandOptionSubCommand}}
+	cycle := func(i int) {
+		ch := fmt.Sprintf("7%017d", i+1)
+		fake.AddChannel(guild, ch)
+		_, err := fake.Command(guild, ch, players[0], "pontoon", startCmd())
+		require.NoError(b, err)
+		_, err = fake.Command(guild, ch, players[0], "pontoon", stop)
+		require.NoError(b, err)
+	}
+	for i := 0; i < 200; i++ { // warm up: caches and pools at their working size
+		cycle(1_000_000 + i)
+	}
+	before := procStatus(b, cmd.Process.Pid, "VmRSS")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cycle(i)
+	}
+	b.StopTimer()
+	after := procStatus(b, cmd.Process.Pid, "VmRSS")
+	b.ReportMetric(float64(after-before)/float64(b.N), "kB-RSS/table")
 }
