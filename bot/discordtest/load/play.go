@@ -66,8 +66,9 @@ type answer struct {
 type table struct {
 	n              int
 	guild, channel string
-	msgID          string   // the public table message
-	members        []string // seated, the host first
+	msgID          string             // the public table message
+	view           *discordgo.Message // the table message as the last Deal left it; nil after trouble
+	members        []string           // seated, the host first
 	panels         map[string]*discordgo.Message
 	busy           map[string]bool // a click of the member is queued or in flight
 	roundOver      bool            // a panel showed no round in play: Deal is next
@@ -163,6 +164,14 @@ func (p *players) look(t *table, member string) {
 			return
 		}
 	}
+	// My cards carries only the table and the round, so the table message as the Deal
+	// left it offers the same button all round (the fake refuses the click if not).
+	if t.view != nil {
+		if id, ok := discordtest.CustomID(t.view, prefixCards, ""); ok {
+			p.enqueue(&click{t: t, member: member, kind: kindLook, msgID: t.msgID, customID: id})
+			return
+		}
+	}
 	p.enqueue(&click{t: t, member: member, kind: kindLook, fromTable: true, prefix: prefixCards})
 }
 
@@ -242,6 +251,10 @@ func (p *players) handle(a answer) {
 		}
 		t.rounds++
 		t.roundOver, t.looks = false, 0
+		t.view = nil
+		if msg != nil && msg.ID == t.msgID {
+			t.view = msg
+		}
 		p.everyoneLooks(t)
 		return
 	}
@@ -289,6 +302,7 @@ func (p *players) handle(a answer) {
 // unless the table keeps failing.
 func (p *players) trouble(t *table) {
 	t.troubles++
+	t.view = nil // read the table message afresh from now on
 	if t.troubles > maxTroubles {
 		p.giveUp(t)
 		return

@@ -43,6 +43,7 @@ type Report struct {
 		Mean float64 `json:"mean"`
 	} `json:"latency_ms"`
 	MaxScheduleLagMS float64 `json:"max_schedule_lag_ms"` // how late this process sent an arrival at worst
+	MaxInFlight      int     `json:"max_in_flight"`       // interactions sent and not yet answered, at most
 
 	BotCPUSeconds           float64    `json:"bot_cpu_seconds"`
 	BotCPUPerInteractionMS  float64    `json:"bot_cpu_ms_per_interaction"`
@@ -142,7 +143,7 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "  bot memory: peak RSS %.0f MiB, now %.0f MiB\n", r.BotPeakRSSMiB, r.BotRSSMiB)
 	fmt.Fprintf(w, "  elsewhere:  this process %.2f ms CPU per interaction; others on the machine %.2f cores; load average %.2f before, %.2f after\n",
 		r.LoadCPUPerInteractionMS, r.OtherCores, r.LoadAverageBefore[0], r.LoadAverageAfter[0])
-	fmt.Fprintf(w, "  schedule:   worst lag %.1f ms\n", r.MaxScheduleLagMS)
+	fmt.Fprintf(w, "  schedule:   worst lag %.1f ms; at most %d in flight\n", r.MaxScheduleLagMS, r.MaxInFlight)
 	audit := "balanced"
 	if !r.AuditBalanced {
 		audit = "NOT BALANCED: " + strings.TrimSpace(r.AuditOutput)

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -408,6 +409,7 @@ func measure(ctx context.Context, cfg Config, fake *discordtest.Server, bp *botP
 	windowStart, windowEnd := start.Add(cfg.Warmup), start.Add(cfg.Warmup+cfg.Duration)
 	var (
 		wg       sync.WaitGroup
+		inflight atomic.Int64
 		offset   float64
 		inWindow bool
 		before   usage
@@ -458,11 +460,15 @@ func measure(ctx context.Context, cfg Config, fake *discordtest.Server, bp *botP
 		c.inWindow = inWindow
 		if inWindow {
 			rep.Sent++
+			rep.MaxInFlight = max(rep.MaxInFlight, int(inflight.Add(1)))
+		} else {
+			inflight.Add(1)
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			r, err := send(fake, c)
+			inflight.Add(-1)
 			answers <- answer{c: c, r: r, err: err, at: time.Now()}
 		}()
 		if inWindow && cfg.MaxInteractions > 0 && rep.Sent >= cfg.MaxInteractions {
