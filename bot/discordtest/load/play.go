@@ -51,6 +51,7 @@ type click struct {
 	customID  string
 	values    []string // a select's chosen values; nil for a button
 	inWindow  bool     // sent inside the measured window
+	sent      time.Time
 }
 
 // answer is what came back for a click.
@@ -58,7 +59,13 @@ type answer struct {
 	c   *click
 	r   *discordtest.Response
 	err error
-	at  time.Time
+}
+
+// outcome is what the report keeps of a click sent in the window.
+type outcome struct {
+	sent    time.Time
+	latency time.Duration // dispatch to callback, at the fake
+	failed  bool
 }
 
 // table is one channel's table and the members seated at it. Only the players
@@ -134,11 +141,10 @@ type players struct {
 
 	// counts of clicks answered inside the window, and what they were
 	answered, refused, errs [kinds]int
-	latencies               []time.Duration
-	lastAnswer              time.Time
-	roundsDealt             int // Deals accepted inside the window
-	roundsSettled           int // rounds seen to end inside the window
-	stuck                   int // tables given up on
+	outcomes                []outcome // of the clicks sent in the window
+	roundsDealt             int       // Deals accepted inside the window
+	roundsSettled           int       // rounds seen to end inside the window
+	stuck                   int       // tables given up on
 	samples                 []string
 }
 
@@ -210,15 +216,14 @@ func (p *players) handle(a answer) {
 		a.err = errors.New("no response")
 	}
 	if c.inWindow {
+		o := outcome{sent: c.sent, failed: a.err != nil}
 		if a.err != nil {
 			p.errs[c.kind]++
 		} else {
 			p.answered[c.kind]++
-			p.latencies = append(p.latencies, a.r.Latency)
-			if a.at.After(p.lastAnswer) {
-				p.lastAnswer = a.at
-			}
+			o.latency = a.r.Latency
 		}
+		p.outcomes = append(p.outcomes, o)
 	}
 	if t.dead {
 		return

@@ -126,3 +126,27 @@ func loadAverage() [3]float64 {
 	}
 	return out
 }
+
+// cpuPressure is the time, over the machine's life, during which some runnable task
+// waited for a CPU (the "some" total of /proc/pressure/cpu); false where the kernel
+// does not report pressure.
+func cpuPressure() (time.Duration, bool) {
+	b, err := os.ReadFile("/proc/pressure/cpu")
+	if err != nil {
+		return 0, false
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	if !strings.HasPrefix(line, "some ") {
+		return 0, false
+	}
+	for _, f := range strings.Fields(line) {
+		if v, ok := strings.CutPrefix(f, "total="); ok {
+			us, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return 0, false
+			}
+			return time.Duration(us) * time.Microsecond, true
+		}
+	}
+	return 0, false
+}

@@ -42,18 +42,25 @@ type Report struct {
 		Max  float64 `json:"max"`
 		Mean float64 `json:"mean"`
 	} `json:"latency_ms"`
+	// Seconds is the window second by second, by when the interactions were sent: a
+	// stall (a slow disk, a collection, a neighbour's build) shows as one bad second.
+	Seconds []Second `json:"seconds"`
+
 	MaxScheduleLagMS float64 `json:"max_schedule_lag_ms"` // how late this process sent an arrival at worst
 	MaxInFlight      int     `json:"max_in_flight"`       // interactions sent and not yet answered, at most
 
-	BotCPUSeconds           float64    `json:"bot_cpu_seconds"`
-	BotCPUPerInteractionMS  float64    `json:"bot_cpu_ms_per_interaction"`
-	BotCores                float64    `json:"bot_cores"` // the bot's CPU over the window's wall time
-	BotPeakRSSMiB           float64    `json:"bot_peak_rss_mib"`
-	BotRSSMiB               float64    `json:"bot_rss_mib"`
-	LoadCPUPerInteractionMS float64    `json:"load_cpu_ms_per_interaction"` // this process: the fake and the members
-	OtherCores              float64    `json:"other_cores"`                 // everything else on the machine, in cores
-	LoadAverageBefore       [3]float64 `json:"load_average_before"`
-	LoadAverageAfter        [3]float64 `json:"load_average_after"`
+	BotCPUSeconds           float64 `json:"bot_cpu_seconds"`
+	BotCPUPerInteractionMS  float64 `json:"bot_cpu_ms_per_interaction"`
+	BotCores                float64 `json:"bot_cores"` // the bot's CPU over the window's wall time
+	BotPeakRSSMiB           float64 `json:"bot_peak_rss_mib"`
+	BotRSSMiB               float64 `json:"bot_rss_mib"`
+	LoadCPUPerInteractionMS float64 `json:"load_cpu_ms_per_interaction"` // this process: the fake and the members
+	OtherCores              float64 `json:"other_cores"`                 // everything else on the machine, in cores
+	// CPUPressure is the share of the window during which some runnable task on the
+	// machine waited for a CPU (Linux PSI); -1 where the kernel does not report it.
+	CPUPressure       float64    `json:"cpu_pressure"`
+	LoadAverageBefore [3]float64 `json:"load_average_before"`
+	LoadAverageAfter  [3]float64 `json:"load_average_after"`
 
 	FakeFailures       int      `json:"fake_failures"` // requests the fake rejected, interactions not answered in 3s
 	FakeFailureSamples []string `json:"fake_failure_samples,omitempty"`
@@ -79,7 +86,7 @@ func quantile(sorted []time.Duration, q float64) time.Duration {
 	return sorted[min(max(i, 0), len(sorted)-1)]
 }
 
-func (r *Report) fill(p *players, before, after usage, sendEnd time.Time) {
+func (r *Report) fill(p *players, before, after usage) {
 	r.Window = after.at.Sub(before.at).Seconds()
 	r.Mix = map[string]int{}
 	for k := kind(0); k < kinds; k++ {
@@ -93,8 +100,14 @@ func (r *Report) fill(p *players, before, after usage, sendEnd time.Time) {
 	}
 	r.RoundsDealt, r.RoundsSettled, r.StuckTables = p.roundsDealt, p.roundsSettled, p.stuck
 	r.Samples = p.samples
-	lat := slices.Clone(p.latencies)
+	var lat []time.Duration
+	for _, o := range p.outcomes {
+		if !o.failed {
+			lat = append(lat, o.latency)
+		}
+	}
 	slices.Sort(lat)
+	r.Seconds = perSecond(p.outcomes, before.at)
 	r.LatencyMS.P50, r.LatencyMS.P90 = ms(quantile(lat, .5)), ms(quantile(lat, .9))
 	r.LatencyMS.P99, r.LatencyMS.Max = ms(quantile(lat, .99)), ms(quantile(lat, 1))
 	if len(lat) > 0 {
@@ -113,6 +126,10 @@ func (r *Report) fill(p *players, before, after usage, sendEnd time.Time) {
 	if r.Window > 0 {
 		r.BotCores = bot.Seconds() / r.Window
 		r.OtherCores = max(0, (after.machine-before.machine-bot-self).Seconds()/r.Window)
+	}
+	r.CPUPressure = -1
+	if before.hasPressure && after.hasPressure && r.Window > 0 {
+		r.CPUPressure = (after.pressure - before.pressure).Seconds() / r.Window
 	}
 }
 
@@ -143,6 +160,13 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "  bot memory: peak RSS %.0f MiB, now %.0f MiB\n", r.BotPeakRSSMiB, r.BotRSSMiB)
 	fmt.Fprintf(w, "  elsewhere:  this process %.2f ms CPU per interaction; others on the machine %.2f cores; load average %.2f before, %.2f after\n",
 		r.LoadCPUPerInteractionMS, r.OtherCores, r.LoadAverageBefore[0], r.LoadAverageAfter[0])
+	if r.CPUPressure >= 0 {
+		fmt.Fprintf(w, "  contention: some task waited for a CPU %.0f%% of the window (PSI); figures from a busy machine are noisy\n", 100*r.CPUPressure)
+	}
+	if s := r.worstSecond(); s != nil {
+		fmt.Fprintf(w, "  worst 1 s:  second %d: %d sent, %d unanswered, p50 %.1f ms, p99 %.1f ms (every second is in --json)\n",
+			s.Second, s.Sent, s.Unanswered, s.P50MS, s.P99MS)
+	}
 	fmt.Fprintf(w, "  schedule:   worst lag %.1f ms; at most %d in flight\n", r.MaxScheduleLagMS, r.MaxInFlight)
 	audit := "balanced"
 	if !r.AuditBalanced {
@@ -165,4 +189,50 @@ func (r *Report) WriteText(w io.Writer) {
 	if r.PerfError != "" {
 		fmt.Fprintf(w, "  profile:    %s\n", r.PerfError)
 	}
+}
+
+// Second is one second of the window.
+type Second struct {
+	Second     int     `json:"second"` // from the window's start
+	Sent       int     `json:"sent"`
+	Unanswered int     `json:"unanswered"`
+	P50MS      float64 `json:"p50_ms"`
+	P99MS      float64 `json:"p99_ms"`
+	MaxMS      float64 `json:"max_ms"`
+}
+
+func perSecond(outcomes []outcome, start time.Time) []Second {
+	var lat [][]time.Duration
+	var out []Second
+	for _, o := range outcomes {
+		i := max(0, int(o.sent.Sub(start)/time.Second))
+		for len(out) <= i {
+			out = append(out, Second{Second: len(out)})
+			lat = append(lat, nil)
+		}
+		out[i].Sent++
+		if o.failed {
+			out[i].Unanswered++
+		} else {
+			lat[i] = append(lat[i], o.latency)
+		}
+	}
+	for i := range out {
+		slices.Sort(lat[i])
+		out[i].P50MS, out[i].P99MS, out[i].MaxMS = ms(quantile(lat[i], .5)), ms(quantile(lat[i], .99)), ms(quantile(lat[i], 1))
+	}
+	return out
+}
+
+// worstSecond is the second with the highest p99 (an unanswered interaction counts
+// as the worst), or nil.
+func (r *Report) worstSecond() *Second {
+	var w *Second
+	for i := range r.Seconds {
+		s := &r.Seconds[i]
+		if w == nil || s.Unanswered > w.Unanswered || s.Unanswered == w.Unanswered && s.P99MS > w.P99MS {
+			w = s
+		}
+	}
+	return w
 }

@@ -368,6 +368,8 @@ func send(fake *discordtest.Server, c *click) (*discordtest.Response, error) {
 type usage struct {
 	at                 time.Time
 	bot, self, machine time.Duration
+	pressure           time.Duration // some task waiting for a CPU; see cpuPressure
+	hasPressure        bool
 }
 
 func sampleUsage(pid string) (usage, error) {
@@ -376,6 +378,7 @@ func sampleUsage(pid string) (usage, error) {
 	u.bot, err1 = procCPU(pid)
 	u.self, err2 = procCPU("self")
 	u.machine, err3 = machineCPU()
+	u.pressure, u.hasPressure = cpuPressure()
 	return u, errors.Join(err1, err2, err3)
 }
 
@@ -457,7 +460,7 @@ func measure(ctx context.Context, cfg Config, fake *discordtest.Server, bp *botP
 			}
 			continue
 		}
-		c.inWindow = inWindow
+		c.inWindow, c.sent = inWindow, time.Now()
 		if inWindow {
 			rep.Sent++
 			rep.MaxInFlight = max(rep.MaxInFlight, int(inflight.Add(1)))
@@ -469,13 +472,12 @@ func measure(ctx context.Context, cfg Config, fake *discordtest.Server, bp *botP
 			defer wg.Done()
 			r, err := send(fake, c)
 			inflight.Add(-1)
-			answers <- answer{c: c, r: r, err: err, at: time.Now()}
+			answers <- answer{c: c, r: r, err: err}
 		}()
 		if inWindow && cfg.MaxInteractions > 0 && rep.Sent >= cfg.MaxInteractions {
 			break
 		}
 	}
-	sendEnd := time.Now()
 	wg.Wait()
 	close(answers)
 	<-playersDone
@@ -497,7 +499,7 @@ func measure(ctx context.Context, cfg Config, fake *discordtest.Server, bp *botP
 	} else if cfg.PerfOut != "" {
 		rep.PerfOut = cfg.PerfOut
 	}
-	rep.fill(p, before, after, sendEnd)
+	rep.fill(p, before, after)
 	progress("window closed: %d sent, %d answered", rep.Sent, rep.Answered)
 	return nil
 }
