@@ -1,12 +1,3 @@
-// Command pontoon-load runs the bot binary against a fake Discord with many tables
-// and simulated members and reports answer latency and the bot's CPU and memory.
-// The work is in package bot/discordtest/load; this file only reads the flags.
-//
-//	go run ./cmd/pontoon-load -rate 200 -tables 500          # builds ./cmd/pontoon first
-//	go run ./cmd/pontoon-load -bot ./pontoon -rate 400 -json
-//
-// It exits 0 when the run was clean (every interaction answered, nothing refused,
-// the audit balanced), 1 when it was not, 2 when it could not run.
 package main
 
 import (
