@@ -183,7 +183,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer bp.stop(5 * time.Second) // on an early return; a no-op once stopped
-	progress("bot started, pid %s; waiting for it to register /pontoon", bp.pid())
+	progress("fake Discord at %s; bot started, pid %s; waiting for it to register /pontoon", fake.URL(), bp.pid())
 	if err := bp.waitReady(ctx, time.Minute, func() bool { return len(fake.Commands("")) > 0 }); err != nil {
 		return nil, err
 	}
