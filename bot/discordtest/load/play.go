@@ -263,7 +263,8 @@ func (p *players) handle(a answer) {
 		p.everyoneLooks(t)
 		return
 	}
-	if hasComponent(msg, prefixCards) {
+	inRound := hasComponent(msg, prefixCards) // between rounds the panel has no Refresh
+	if inRound {
 		t.panels[c.member] = msg
 	} else {
 		delete(t.panels, c.member)
@@ -275,7 +276,7 @@ func (p *players) handle(a answer) {
 	waiting := false
 	for _, m := range mentionRE.FindAllStringSubmatch(text, -1) {
 		id := m[1]
-		if id == c.member || !seated(t, id) {
+		if !inRound || id == c.member || !seated(t, id) {
 			continue
 		}
 		waiting = true
@@ -284,7 +285,9 @@ func (p *players) handle(a answer) {
 		}
 	}
 	if !waiting && !t.roundOver {
-		// No move for this member and nobody waited on: no round in play.
+		// No move for this member and nobody waited on (or no Refresh at all): no
+		// round in play. Either sign alone is enough, so a settled panel that names
+		// the banker, or one that keeps a Refresh button, still ends the round.
 		t.roundOver = true
 		if c.inWindow {
 			p.roundsSettled++
