@@ -62,17 +62,20 @@ type Report struct {
 	LoadAverageBefore [3]float64 `json:"load_average_before"`
 	LoadAverageAfter  [3]float64 `json:"load_average_after"`
 
-	FakeFailures       int      `json:"fake_failures"` // requests the fake rejected, interactions not answered in 3s
-	FakeFailureSamples []string `json:"fake_failure_samples,omitempty"`
-	BotWarnings        int      `json:"bot_warnings"`
-	BotErrors          int      `json:"bot_errors"`
-	BotLogSamples      []string `json:"bot_log_samples,omitempty"`
-	Samples            []string `json:"samples,omitempty"` // the first refusals and errors the members met
-	BotExit            string   `json:"bot_exit"`
-	AuditBalanced      bool     `json:"audit_balanced"`
-	AuditOutput        string   `json:"audit_output"`
-	PerfOut            string   `json:"perf_out,omitempty"`
-	PerfError          string   `json:"perf_error,omitempty"`
+	FakeFailures int `json:"fake_failures"` // requests the fake rejected, interactions not answered in 3s: the whole run
+	// FakeFailuresInWindow are those recorded from the window's opening until the
+	// last answer of the window (a late answer to a warmup click counts here).
+	FakeFailuresInWindow int      `json:"fake_failures_in_window"`
+	FakeFailureSamples   []string `json:"fake_failure_samples,omitempty"`
+	BotWarnings          int      `json:"bot_warnings"`
+	BotErrors            int      `json:"bot_errors"`
+	BotLogSamples        []string `json:"bot_log_samples,omitempty"`
+	Samples              []string `json:"samples,omitempty"` // the first refusals and errors the members met
+	BotExit              string   `json:"bot_exit"`
+	AuditBalanced        bool     `json:"audit_balanced"`
+	AuditOutput          string   `json:"audit_output"`
+	PerfOut              string   `json:"perf_out,omitempty"`
+	PerfError            string   `json:"perf_error,omitempty"`
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -173,7 +176,7 @@ func (r *Report) WriteText(w io.Writer) {
 		audit = "NOT BALANCED: " + strings.TrimSpace(r.AuditOutput)
 	}
 	fmt.Fprintf(w, "  bot:        %s; %d warnings, %d errors logged; audit %s\n", r.BotExit, r.BotWarnings, r.BotErrors, audit)
-	fmt.Fprintf(w, "  fake:       %d failures\n", r.FakeFailures)
+	fmt.Fprintf(w, "  fake:       %d failures in the window, %d in the whole run\n", r.FakeFailuresInWindow, r.FakeFailures)
 	for _, s := range r.FakeFailureSamples {
 		fmt.Fprintf(w, "    fake: %s\n", s)
 	}

@@ -413,12 +413,14 @@ func measure(ctx context.Context, cfg Config, fake *discordtest.Server, bp *botP
 	var (
 		wg       sync.WaitGroup
 		inflight atomic.Int64
-		offset   float64
-		inWindow bool
-		before   usage
-		perf     *exec.Cmd
-		perfErr  error
-		timer    = time.NewTimer(0)
+		// failures the fake had recorded when the window opened
+		failuresBefore int
+		offset         float64
+		inWindow       bool
+		before         usage
+		perf           *exec.Cmd
+		perfErr        error
+		timer          = time.NewTimer(0)
 	)
 	<-timer.C
 	for ctx.Err() == nil {
@@ -445,6 +447,7 @@ func measure(ctx context.Context, cfg Config, fake *discordtest.Server, bp *botP
 			if before, err = sampleUsage(bp.pid()); err != nil {
 				return err
 			}
+			failuresBefore = len(fake.Failures())
 			if cfg.PerfOut != "" {
 				perf, perfErr = startPerf(cfg.PerfOut, bp.pid())
 			}
@@ -500,6 +503,7 @@ func measure(ctx context.Context, cfg Config, fake *discordtest.Server, bp *botP
 		rep.PerfOut = cfg.PerfOut
 	}
 	rep.fill(p, before, after)
+	rep.FakeFailuresInWindow = len(fake.Failures()) - failuresBefore
 	progress("window closed: %d sent, %d answered", rep.Sent, rep.Answered)
 	return nil
 }
