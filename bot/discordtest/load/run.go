@@ -420,6 +420,7 @@ func measure(ctx context.Context, cfg Config, fake *discordtest.Server, bp *botP
 		before         usage
 		perf           *exec.Cmd
 		perfErr        error
+		sampleErr      error
 		timer          = time.NewTimer(0)
 	)
 	<-timer.C
@@ -443,9 +444,8 @@ func measure(ctx context.Context, cfg Config, fake *discordtest.Server, bp *botP
 		}
 		if !inWindow && !at.Before(windowStart) {
 			inWindow = true
-			var err error
-			if before, err = sampleUsage(bp.pid()); err != nil {
-				return err
+			if before, sampleErr = sampleUsage(bp.pid()); sampleErr != nil {
+				break // the bot is gone: stop sending, then report it
 			}
 			failuresBefore = len(fake.Failures())
 			if cfg.PerfOut != "" {
@@ -484,18 +484,21 @@ func measure(ctx context.Context, cfg Config, fake *discordtest.Server, bp *botP
 	wg.Wait()
 	close(answers)
 	<-playersDone
+	if perf != nil {
+		perfErr = stopPerf(perf)
+	}
+	if sampleErr != nil {
+		return fmt.Errorf("reading the bot's CPU: %w", sampleErr)
+	}
 	after, err := sampleUsage(bp.pid())
 	if err != nil {
-		return err
+		return fmt.Errorf("reading the bot's CPU: %w", err)
 	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("the run did not finish within %v: %w", cfg.Timeout, ctx.Err())
 	}
 	if !inWindow {
 		return errors.New("the measured window never opened")
-	}
-	if perf != nil {
-		perfErr = stopPerf(perf)
 	}
 	if perfErr != nil {
 		rep.PerfError = perfErr.Error()
