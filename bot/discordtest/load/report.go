@@ -177,13 +177,14 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  bot:        %s; %d warnings, %d errors logged; audit %s\n", r.BotExit, r.BotWarnings, r.BotErrors, audit)
 	fmt.Fprintf(w, "  fake:       %d failures in the window, %d in the whole run\n", r.FakeFailuresInWindow, r.FakeFailures)
-	for _, s := range r.FakeFailureSamples {
+	// Three of each keep the report on one screen; --json has them all.
+	for _, s := range r.FakeFailureSamples[:min(len(r.FakeFailureSamples), 3)] {
 		fmt.Fprintf(w, "    fake: %s\n", s)
 	}
-	for _, s := range r.BotLogSamples {
+	for _, s := range r.BotLogSamples[:min(len(r.BotLogSamples), 3)] {
 		fmt.Fprintf(w, "    log:  %s\n", s)
 	}
-	for _, s := range r.Samples[:min(len(r.Samples), 5)] {
+	for _, s := range r.Samples[:min(len(r.Samples), 3)] {
 		fmt.Fprintf(w, "    seen: %s\n", s)
 	}
 	if r.PerfOut != "" {
