@@ -175,21 +175,26 @@ func (l *logSink) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// line counts one line of the bot's log and keeps the first three warnings and the
+// first three errors (errors are rarer and say more, so warnings cannot crowd them out).
 func (l *logSink) line(s string) {
+	var seen int
 	switch {
 	case strings.Contains(s, "level=WARN"):
 		l.warnings++
+		seen = l.warnings
 	case strings.Contains(s, "level=ERROR"):
 		l.errors++
+		seen = l.errors
 	default:
 		if strings.Contains(s, "pontoon bot ready") {
 			l.ready = true
 		}
 		return
 	}
-	if len(l.samples) < 5 {
-		if len(s) > 300 {
-			s = s[:300] + "…"
+	if seen <= 3 {
+		if r := []rune(s); len(r) > 300 {
+			s = string(r[:300]) + "…"
 		}
 		l.samples = append(l.samples, s)
 	}

@@ -81,8 +81,8 @@ type table struct {
 	roundOver      bool            // a panel showed no round in play: Deal is next
 	looks          int             // looks since the last deal, to catch a table going round in circles
 	rounds         int             // Deals accepted
-	resyncs        int
-	troubles       int
+	resyncs        int             // look-agains since the last Deal
+	troubles       int             // errors and refusals since the last good answer
 	dead           bool
 }
 
@@ -199,11 +199,13 @@ func (p *players) everyoneLooks(t *table) {
 }
 
 // limits on a table that does not make progress; past them it is given up and counted
-// as stuck, and the report shows it.
+// as stuck, and the report shows it. They catch members going round in circles (a
+// change in what the bot shows), which a healthy bot passes in seconds, and are loose
+// enough for an overloaded bot that misses the 3 s now and then.
 const (
-	maxLooksPerRound = 60
-	maxResyncs       = 5
-	maxTroubles      = 20
+	maxLooksPerRound   = 200 // a round takes about 8
+	maxResyncsPerRound = 20
+	maxTroubles        = 20 // in a row
 )
 
 var mentionRE = regexp.MustCompile(`<@!?(\d+)>`)
@@ -249,6 +251,8 @@ func (p *players) handle(a answer) {
 			p.giveUp(t)
 			return
 		}
+	} else {
+		t.troubles = 0 // only trouble in a row gives a table up: an overloaded bot recovers
 	}
 	if c.kind == kindDeal {
 		if c.inWindow {
@@ -322,11 +326,11 @@ func (p *players) trouble(t *table) {
 
 func (p *players) resync(t *table) {
 	t.resyncs++
-	if t.resyncs > maxResyncs {
+	if t.resyncs > maxResyncsPerRound {
 		p.giveUp(t)
 		return
 	}
-	t.roundOver, t.looks = false, 0
+	t.roundOver = false
 	p.everyoneLooks(t)
 }
 

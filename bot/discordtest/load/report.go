@@ -181,7 +181,7 @@ func (r *Report) WriteText(w io.Writer) {
 	for _, s := range r.FakeFailureSamples[:min(len(r.FakeFailureSamples), 3)] {
 		fmt.Fprintf(w, "    fake: %s\n", s)
 	}
-	for _, s := range r.BotLogSamples[:min(len(r.BotLogSamples), 3)] {
+	for _, s := range r.BotLogSamples {
 		fmt.Fprintf(w, "    log:  %s\n", s)
 	}
 	for _, s := range r.Samples[:min(len(r.Samples), 3)] {
