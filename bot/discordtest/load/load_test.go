@@ -1,0 +1,73 @@
+package load_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/pontoon-bot/pontoon/bot/discordtest/load"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A few seconds at a low rate against the real binary: every interaction sent in the
+// window is answered and none is refused (the members only press what is legal), the
+// tables play whole rounds, the bot stops cleanly and the audit balances afterwards.
+// No figure is asserted: timings belong to the command's report, not to a test.
+func TestRunAgainstTheBinary(t *testing.T) {
+	ctx := context.Background()
+	bin, err := load.BuildBot(ctx, t.TempDir())
+	require.NoError(t, err)
+	var progress bytes.Buffer
+	rep, err := load.Run(ctx, load.Config{
+		Bot: bin, Tables: 6, Guilds: 2, Seats: 3, Rate: 25,
+		Warmup: time.Second, Duration: 4 * time.Second, Timeout: 2 * time.Minute,
+		OpenAPI: true, Dir: t.TempDir(), Progress: &progress,
+	})
+	require.NoError(t, err, progress.String())
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	t.Log("\n" + text.String())
+
+	assert.Positive(t, rep.Sent)
+	assert.Equal(t, rep.Sent, rep.Answered, "every interaction sent in the window is answered")
+	assert.Zero(t, rep.Errors)
+	assert.Zero(t, rep.Refused, "the members press only what their table and panel offer: %v", rep.Samples)
+	assert.Zero(t, rep.FakeFailures, "%v", rep.FakeFailureSamples)
+	assert.Zero(t, rep.StuckTables, "%v", rep.Samples)
+	assert.Zero(t, rep.BotErrors, "%v", rep.BotLogSamples)
+	assert.True(t, rep.AuditBalanced, "pontoon audit: %s", rep.AuditOutput)
+	assert.Contains(t, rep.BotExit, "SIGTERM: exit status 0")
+	assert.True(t, rep.OK())
+	// Real rounds: dealt, staked, played and settled.
+	for _, k := range []string{"deal", "look", "act"} {
+		assert.Positive(t, rep.Mix[k], "answered %s clicks", k)
+	}
+	assert.Positive(t, rep.RoundsSettled)
+	assert.Positive(t, rep.BotPeakRSSMiB)
+	assert.Positive(t, rep.BotCPUSeconds)
+
+	// --json prints the same report.
+	b, err := json.Marshal(rep)
+	require.NoError(t, err)
+	var back load.Report
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.Equal(t, rep.Answered, back.Answered)
+	assert.Equal(t, rep.LatencyMS, back.LatencyMS)
+}
+
+// A configuration that cannot run is refused before anything starts.
+func TestRunRefusesBadConfig(t *testing.T) {
+	for name, cfg := range map[string]load.Config{
+		"one seat":                       {Seats: 1},
+		"negative rate":                  {Rate: -1},
+		"window longer than the timeout": {Duration: time.Hour, Timeout: time.Minute},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := load.Run(context.Background(), cfg)
+			require.Error(t, err)
+		})
+	}
+}
