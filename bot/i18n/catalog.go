@@ -91,7 +91,8 @@ type Catalog struct {
 	// commandID is the registered /pontoon command's id, set once commands are
 	// registered; until then command mentions render as plain text.
 	commandID atomic.Pointer[string]
-	simple    map[string]map[string][]piece // lang -> id -> the text of a message with one form and only {{.Name}} values
+	simple    map[string]map[string][]piece            // lang -> id -> the text of a message with one form and only {{.Name}} values
+	plural    map[string]map[string]map[string][]piece // lang -> id -> plural form -> text, for messages with several forms
 }
 
 // piece is part of a simple message: literal text, then the value named (if any).
@@ -142,19 +143,34 @@ func Load() (*Catalog, error) {
 	// Most messages have one form and plain {{.Name}} values: they are rendered here
 	// without a template, which was most of the cost of a lookup.
 	c.simple = map[string]map[string][]piece{}
+	c.plural = map[string]map[string]map[string][]piece{}
 	for _, l := range Languages {
 		raw, err := Raw(l)
 		if err != nil {
 			return nil, err
 		}
 		c.simple[l] = map[string][]piece{}
+		c.plural[l] = map[string]map[string][]piece{}
+	next:
 		for id, forms := range raw {
-			if len(forms) != 1 || forms["other"] == "" {
+			if len(forms) == 1 && forms["other"] != "" {
+				if ps, ok := compile(forms["other"]); ok {
+					c.simple[l][id] = ps
+				}
 				continue
 			}
-			if ps, ok := compile(forms["other"]); ok {
-				c.simple[l][id] = ps
+			if _, known := pluralRules[l]; !known {
+				continue
 			}
+			byForm := map[string][]piece{}
+			for form, text := range forms {
+				ps, ok := compile(text)
+				if !ok {
+					continue next
+				}
+				byForm[form] = ps
+			}
+			c.plural[l][id] = byForm
 		}
 	}
 	return c, nil
@@ -191,6 +207,14 @@ func (c *Catalog) localizer(lang string) *i18n.Localizer {
 func (c *Catalog) T(lang, id string, kv ...any) string {
 	if ps, ok := c.simple[lang][id]; ok && !hasKey(kv, "Count") {
 		return fill(lang, ps, kv)
+	}
+	if forms, ok := c.plural[lang][id]; ok {
+		// A Count of 0 with a ".zero" message goes to render, which picks that message.
+		if n, ok := countOf(kv); ok && !(n == 0 && c.Has(id+".zero")) {
+			if ps, ok := forms[pluralRules[lang](n)]; ok {
+				return fill(lang, ps, kv)
+			}
+		}
 	}
 	return c.render(lang, id, kv)
 }
@@ -300,4 +324,61 @@ func hasKey(kv []any, key string) bool {
 		}
 	}
 	return false
+}
+
+// pluralRules are CLDR's cardinal plural rules for whole numbers, for the languages of
+// the catalog whose messages have several forms. A language missing here goes through
+// go-i18n; a test checks these against it for every plural message.
+var pluralRules = map[string]func(n int64) string{
+	"en": func(n int64) string {
+		if n == 1 {
+			return "one"
+		}
+		return "other"
+	},
+	"pt-BR": func(n int64) string { // pt: one is i = 0..1; many is a non-zero multiple of a million
+		switch {
+		case n == 0 || n == 1:
+			return "one"
+		case n%1_000_000 == 0:
+			return "many"
+		}
+		return "other"
+	},
+	"pl": func(n int64) string {
+		switch d, h := n%10, n%100; {
+		case n == 1:
+			return "one"
+		case d >= 2 && d <= 4 && (h < 12 || h > 14):
+			return "few"
+		default:
+			return "many"
+		}
+	},
+}
+
+// countOf is the whole-number Count among a message's values, made positive as CLDR's
+// rules read it; ok is false when there is none.
+func countOf(kv []any) (int64, bool) {
+	var n int64
+	found := false
+	for i := 0; i+1 < len(kv); i += 2 {
+		if k, _ := kv[i].(string); k != "Count" {
+			continue
+		}
+		switch v := kv[i+1].(type) {
+		case int:
+			n, found = int64(v), true
+		case int64:
+			n, found = v, true
+		case int32:
+			n, found = int64(v), true
+		default:
+			return 0, false
+		}
+	}
+	if n < 0 {
+		n = -n
+	}
+	return n, found
 }

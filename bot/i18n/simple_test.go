@@ -29,3 +29,26 @@ func TestSimpleMessagesRenderAsTheirTemplates(t *testing.T) {
 	}
 	require.Greater(t, n, 1000)
 }
+
+// TestPluralMessagesRenderAsTheirTemplates checks the plural fast path of T against
+// go-i18n for every message with several forms, in every language it covers, over
+// counts that exercise each CLDR rule.
+func TestPluralMessagesRenderAsTheirTemplates(t *testing.T) {
+	c := MustLoad()
+	counts := []int64{0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 21, 22, 25, 101, 102, 111, 112, 122, 1000, 1001, 1002, 1_000_000, -1, -2, -5}
+	n := 0
+	for lang, ids := range c.plural {
+		for id := range ids {
+			for _, count := range counts {
+				for _, v := range []any{count, int(count)} {
+					args := []any{"Count", v, "Player", "<@1>", "Total", 17, "Min", 1, "Max", 9, "Verb", "Stake", "Kitty", 3, "Balance", 8,
+						"When", "<t:1:R>", "Players", "<@2>"}
+					want := c.render(lang, id, args)
+					require.Equal(t, want, c.T(lang, id, args...), "%s %s count %v", lang, id, v)
+					n++
+				}
+			}
+		}
+	}
+	require.Greater(t, n, 100)
+}

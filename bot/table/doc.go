@@ -6,10 +6,19 @@
 // game has them) and knows nothing of Discord: it imports no discordgo. Package bot routes
 // members' clicks here, and package view renders the Snapshot a method returns.
 //
-// Start with Manager (manager.go): it holds the open tables, finds one by id or channel,
-// opens and recovers them. Then Table (table.go) and its commands: play.go (Act, Deal,
-// apply), seats.go (Join, Leave, Stop), bank.go (offers, kitty, auctions), timers.go.
-// store.go declares the small Store this package needs.
+// Start with Manager (manager.go): it holds the open tables in use, finds one by id or
+// channel (loading it from the store on first use), opens them, and after a restart
+// recovers only the tables that need it: an unfinished round, no message, a stop asked
+// for. Then Table (table.go) and its commands: play.go (Act, Deal, apply), seats.go
+// (Join, Leave, Stop, Abandon), bank.go (offers, kitty, auctions), timers.go. store.go
+// declares the small Store this package needs.
+//
+// Each change is one store transaction: an action with its chip movements and its
+// interaction id (ApplyAction), a whole deal — the cut's change of bank, the wallets
+// and the round start (DealRound) —, a sale or a kitty (UpdateBank). Only then does the
+// table keep the new state. A table whose round recovery could not trust refuses play
+// until a member who may manage the server stops it: the round is voided and every
+// escrow goes back as the ledger holds it (ResolveBroken).
 //
 // # Lock order
 //

@@ -9,9 +9,12 @@ import (
 
 // Store is what a live table needs of persistence; *store.Store implements it. Every
 // method is one transaction. The reads are used only while loading a table (recovery,
-// a first click after a start), never while a table's lock is held.
+// a first click after a start) or before a command takes the table's lock, never while
+// it is held. EnsureWallet is a read for a member who has a wallet (it writes nothing
+// then) and is called before the lock too.
 type Store interface {
-	// writes, each one transaction, made under the table's lock
+	// writes, each one transaction, made under the table's lock (SetTableMessage and
+	// EnsureWallet before it)
 	OpenTable(ctx context.Context, p store.OpenTableParams) (store.Table, error)
 	CloseTable(ctx context.Context, tableID int64, now time.Time) error
 	SetSeats(ctx context.Context, tableID int64, members []string, now time.Time) error
@@ -35,5 +38,4 @@ type Store interface {
 	Pending(ctx context.Context, tableID int64) (store.PendingPack, bool, error)
 	Round(ctx context.Context, tableID int64, number int) (store.Round, error)
 	RecoverRounds(ctx context.Context) ([]store.Rebuilt, error)
-	Wallet(ctx context.Context, guild, member string) (store.Wallet, error)
 }
