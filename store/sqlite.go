@@ -60,6 +60,8 @@ type groupCommit struct {
 	quit chan struct{}
 	wg   sync.WaitGroup
 	kick chan struct{} // tells the checkpointer the log has grown
+
+	commits, bodies atomic.Int64 // transactions committed, and the bodies they carried
 }
 
 // writeSQLite queues f for the writer and waits for its result. A caller
@@ -169,6 +171,8 @@ func (s *Store) runGroup(batch []*writeReq) {
 	if len(live) == 0 {
 		return
 	}
+	s.group.commits.Add(1)
+	s.group.bodies.Add(int64(len(live)))
 	if len(live) == 1 {
 		r := live[0]
 		if r.err = runBody(r, tx); r.err != nil {
