@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 )
 
 // pool is a *sql.DB that speaks the store's one SQL spelling: every query
@@ -57,6 +58,22 @@ func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	return t.tx.QueryRowContext(ctx, t.d.q(query), args...)
+}
+
+// lockRow locks the row of table with this id until the transaction ends,
+// where writers run concurrently (PostgreSQL: SELECT ... FOR UPDATE); on
+// SQLite the transaction holds the write lock already and it does nothing.
+// table is a constant of the caller's, never input.
+func (t *txn) lockRow(ctx context.Context, table string, id int64) error {
+	if t.d.forUpdate == "" {
+		return nil
+	}
+	var one int
+	err := t.QueryRowContext(ctx, `SELECT 1 FROM `+table+` WHERE id = ?`+t.d.forUpdate, id).Scan(&one)
+	if err != nil && err != sql.ErrNoRows {
+		return fmt.Errorf("store: lock %s %d: %w", table, id, err)
+	}
+	return nil
 }
 
 // Rollback ends the transaction without its changes; after Commit it does

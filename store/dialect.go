@@ -114,6 +114,15 @@ func (d *dialect) writeOptions() *sql.TxOptions {
 	return nil // SQLite: BEGIN IMMEDIATE, from the DSN
 }
 
+// lockedOptions are the options of a write transaction that locks the rows
+// it depends on itself (Store.writeLocked).
+func (d *dialect) lockedOptions() *sql.TxOptions {
+	if d.dollar {
+		return &sql.TxOptions{Isolation: sql.LevelReadCommitted}
+	}
+	return nil
+}
+
 // readOptions are the options of a read transaction: one snapshot that never
 // fails for a concurrent writer.
 func (d *dialect) readOptions() *sql.TxOptions {

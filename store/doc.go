@@ -1,8 +1,9 @@
-// Package store keeps the Pontoon bot's state in one SQLite file: members'
+// Package store keeps the Pontoon bot's state in one SQLite file, or in one
+// PostgreSQL database that several processes of the bot share: members'
 // chips, tables with their bank and kitty, rounds as hand histories with
 // their action logs, recently seen interactions and per-guild settings.
 //
-// Start with Open, then read ledger.go: chips live in accounts named
+// Start with Open (a file name, or a postgres:// URL), then read ledger.go: chips live in accounts named
 // WalletAccount, EscrowAccount, KittyAccount and MintAccount, each scoped by
 // guild, and move only by Transfer, each one written to a double-entry
 // ledger. The mint is the only account that may go negative; its negative is
@@ -26,17 +27,47 @@
 // number, same interaction id), and its ledger rows carry (round, action,
 // leg) under a unique key, so a replay can never move chips twice.
 //
-// Every method is one transaction: begin, defer Rollback, unexported helpers
-// taking the *sql.Tx, Commit. Either all of a method's changes land or none.
-// The store reads no clock: every method that writes a time takes now.
+// Every method is one transaction. A method that writes is one closure
+// handed to Store.write; one that reads begins with beginRead, defers
+// Rollback and reads. Helpers take the transaction as a *txn, whose
+// ExecContext, QueryContext and QueryRowContext take SQLite's SQL with ?
+// placeholders on both engines:
+//
+//	func (s *Store) SetThing(ctx context.Context, id int64, v string, now time.Time) error {
+//		return s.write(ctx, func(tx *txn) error {
+//			if _, err := openTable(ctx, tx, id); err != nil {
+//				return err
+//			}
+//			_, err := tx.ExecContext(ctx, `UPDATE tables SET thing = ? WHERE id = ?`, v, id)
+//			return err
+//		})
+//	}
+//
+// The body may run more than once (PostgreSQL retries a transaction that
+// lost a race), so it sets its results afresh each time. Either all of a
+// method's changes land or none. The store reads no clock: every method that
+// writes a time takes now.
+//
+// Porting a method written for SQLite (begin, defer Rollback, helpers on
+// *sql.Tx, commit): put its body in s.write, change *sql.Tx to *txn, use
+// INSERT ... RETURNING id instead of LastInsertId, CAST(sum(x) AS BIGINT)
+// for sums, no LIMIT -1; dialect.go lists the rest. A new table needs a
+// migration in both dialects (see package migrations) and a line in
+// copyTables. Tests: eachBackend runs a test on both engines.
 //
 // Errors wrap the sentinels in errors.go (ErrInsufficientChips,
 // ErrDuplicateAction, ...), some through typed errors carrying data
 // (*InsufficientChipsError, *CooldownError, ...). Test them with errors.Is and
 // errors.As; the bot turns them into player text in one place.
 //
-// A *Store is safe for concurrent use. Writes go through a single
+// A *Store is safe for concurrent use. On SQLite, writes go through a single
 // connection, so concurrent writers queue instead of failing with "database
-// is locked"; reads use a pool of read-only connections and see a consistent
-// snapshot. Tests use a file in t.TempDir(), never ":memory:".
+// is locked"; one writer goroutine runs the method bodies queued at one
+// moment in one transaction, a savepoint each, and commits once (sqlite.go),
+// so with Synchronous("full") concurrent tables share an fsync; a
+// checkpointer goroutine keeps WAL checkpoints out of commits. Reads use a
+// pool of read-only connections and see a consistent snapshot. On
+// PostgreSQL (postgres.go) one pool serves both; writes are SERIALIZABLE and
+// retried when they lose a race, reads REPEATABLE READ. Tests use a file in
+// t.TempDir(), never ":memory:", or a schema of their own (storetest).
 package store

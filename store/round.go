@@ -177,7 +177,9 @@ func (s *Store) ApplyAction(ctx context.Context, p ApplyParams) error {
 			return err
 		}
 	}
-	return s.write(ctx, func(tx *txn) error { return s.applyAction(ctx, tx, p, result, pack) })
+	// Locked rather than SERIALIZABLE on PostgreSQL: the round's row, then
+	// the accounts, are locked before anything is read (applyAction).
+	return s.writeLocked(ctx, func(tx *txn) error { return s.applyAction(ctx, tx, p, result, pack) })
 }
 
 // roundTables caches each round's table and guild, which never change once
@@ -224,6 +226,11 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, p ApplyParams, result 
 	// not "round_id = ?" in the subquery but correlated on r.id (17 µs,
 	// against 4), and not folded into the INSERT as INSERT ... SELECT, which
 	// reads the table it writes (70 µs, against 4 for the INSERT alone).
+	// Actions of one round queue here, one after the other, where writers
+	// are concurrent; the accounts are locked by moveAll.
+	if err := tx.lockRow(ctx, "rounds", p.RoundID); err != nil {
+		return err
+	}
 	var finished bool
 	var last int
 	err := tx.QueryRowContext(ctx, `SELECT r.finished_at IS NOT NULL,

@@ -46,35 +46,58 @@ const (
 )
 
 // groupCommit is the SQLite write path. SQLite has one writer at a time,
-// and with synchronous=FULL every commit waits for an fsync; so one
-// goroutine, the writer, takes every method body queued at that moment (the
-// bodies of concurrent tables' actions), runs each in a SAVEPOINT of one
-// transaction and commits once. Each method is still all or nothing: a body
-// that fails is rolled back to its savepoint and gets its error, the others
-// go on; a failed commit fails them all. Bodies run one after another, so
-// each sees the ones before it, exactly as separate transactions would, and
-// every caller returns only once its changes are committed (durable, with
-// full). A lone caller pays no savepoint: its body is the transaction.
+// and with synchronous=FULL every commit waits for an fsync. A caller that
+// finds the writer idle runs its body itself, as its own transaction: no
+// hand-over between goroutines on the common path. Callers that arrive
+// while a transaction is running queue up, and the writer goroutine then
+// takes every body queued at that moment (the bodies of concurrent tables'
+// actions), runs each in a SAVEPOINT of one transaction and commits once.
+// Each method is still all or nothing: a body that fails is rolled back to
+// its savepoint and gets its error, the others go on; a failed commit fails
+// them all. Bodies run one after another, so each sees the ones before it,
+// exactly as separate transactions would, and every caller returns only
+// once its changes are committed (durable, with full).
 type groupCommit struct {
-	reqs chan *writeReq
-	quit chan struct{}
-	wg   sync.WaitGroup
-	kick chan struct{} // tells the checkpointer the log has grown
+	mu    sync.Mutex
+	busy  bool        // a transaction is running: a caller's own, or the writer's
+	queue []*writeReq // bodies waiting for the writer
+	wake  chan struct{}
+	quit  chan struct{}
+	wg    sync.WaitGroup
+	kick  chan struct{} // tells the checkpointer the log has grown
+
+	commits, bodies atomic.Int64 // transactions committed, and the bodies they carried
 }
 
-// writeSQLite queues f for the writer and waits for its result. A caller
-// whose ctx ends while f is still queued gets ctx's error and f never runs;
-// once the writer has taken f, the caller waits for it (f's statements see
-// the same ctx and fail quickly).
+// writeSQLite runs f in a write transaction, its own or a group's, and
+// returns once it is committed. A caller whose ctx ends while f is still
+// queued gets ctx's error and f never runs; once the writer has taken f,
+// the caller waits for it (f's statements see the same ctx and fail
+// quickly).
 func (s *Store) writeSQLite(ctx context.Context, f func(*txn) error) error {
-	r := &writeReq{ctx: ctx, f: f, done: make(chan struct{})}
+	g := &s.group
 	select {
-	case s.group.reqs <- r:
-	case <-s.group.quit:
+	case <-g.quit:
 		return errClosed
-	case <-ctx.Done():
-		return fmt.Errorf("store: %w", ctx.Err())
+	default:
 	}
+	g.mu.Lock()
+	if !g.busy {
+		g.busy = true
+		g.mu.Unlock()
+		err := s.writeAlone(ctx, f)
+		g.mu.Lock()
+		if len(g.queue) == 0 {
+			g.busy = false
+		} else {
+			g.signal() // busy stays true: the writer takes over
+		}
+		g.mu.Unlock()
+		return err
+	}
+	r := &writeReq{ctx: ctx, f: f, done: make(chan struct{})}
+	g.queue = append(g.queue, r)
+	g.mu.Unlock()
 	select {
 	case <-r.done:
 		return r.err
@@ -87,10 +110,44 @@ func (s *Store) writeSQLite(ctx context.Context, f func(*txn) error) error {
 	}
 }
 
+// signal wakes the writer.
+func (g *groupCommit) signal() {
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+}
+
+// writeAlone runs f as a transaction of its own.
+func (s *Store) writeAlone(ctx context.Context, f func(*txn) error) error {
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := f(tx); err != nil {
+		return err
+	}
+	if err := commit(tx); err != nil {
+		return err
+	}
+	s.group.commits.Add(1)
+	s.group.bodies.Add(1)
+	s.group.kickCheckpoint()
+	return nil
+}
+
+func (g *groupCommit) kickCheckpoint() {
+	select {
+	case g.kick <- struct{}{}:
+	default:
+	}
+}
+
 // startWriter starts the writer and the checkpointer goroutines.
 func (s *Store) startWriter(ckpt *sql.DB) {
 	g := &s.group
-	g.reqs = make(chan *writeReq)
+	g.wake = make(chan struct{}, 1)
 	g.quit = make(chan struct{})
 	g.kick = make(chan struct{}, 1)
 	g.wg.Add(2)
@@ -104,36 +161,47 @@ func (s *Store) startWriter(ckpt *sql.DB) {
 	}()
 }
 
-// stopWriter lets the batch in progress finish, refuses what is queued, and
-// waits for both goroutines.
+// stopWriter lets the batch in progress finish, refuses what is still
+// queued, and waits for both goroutines.
 func (s *Store) stopWriter() {
-	close(s.group.quit)
-	s.group.wg.Wait()
+	g := &s.group
+	close(g.quit)
+	g.wg.Wait()
+	g.mu.Lock()
+	for _, r := range g.queue {
+		if r.state.CompareAndSwap(reqQueued, reqTaken) {
+			r.err = errClosed
+			close(r.done)
+		}
+	}
+	g.queue = nil
+	g.mu.Unlock()
 }
 
 func (s *Store) writer() {
 	g := &s.group
-	batch := make([]*writeReq, 0, maxGroup)
 	for {
 		select {
-		case r := <-g.reqs:
-			batch = append(batch[:0], r)
+		case <-g.wake:
 		case <-g.quit:
 			return
 		}
-	more:
-		for len(batch) < maxGroup {
-			select {
-			case r := <-g.reqs:
-				batch = append(batch, r)
-			default:
-				break more
+		for {
+			g.mu.Lock()
+			batch := g.queue
+			if len(batch) > maxGroup {
+				batch, g.queue = batch[:maxGroup:maxGroup], batch[maxGroup:]
+			} else {
+				g.queue = nil
 			}
-		}
-		s.runGroup(batch)
-		select {
-		case g.kick <- struct{}{}:
-		default:
+			if len(batch) == 0 {
+				g.busy = false
+				g.mu.Unlock()
+				break
+			}
+			g.mu.Unlock()
+			s.runGroup(batch)
+			g.kickCheckpoint()
 		}
 	}
 }
@@ -169,6 +237,8 @@ func (s *Store) runGroup(batch []*writeReq) {
 	if len(live) == 0 {
 		return
 	}
+	s.group.commits.Add(1)
+	s.group.bodies.Add(int64(len(live)))
 	if len(live) == 1 {
 		r := live[0]
 		if r.err = runBody(r, tx); r.err != nil {

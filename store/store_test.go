@@ -72,6 +72,39 @@ func TestConnectionSettings(t *testing.T) {
 	_, err := s.r.Exec(`INSERT INTO interactions (id, seen_at) VALUES ('x', 'y')`)
 	require.Error(t, err, "the read pool must not write")
 	assert.Equal(t, 1, s.w.Stats().MaxOpenConnections)
+
+	// database.synchronous: full reaches every connection too.
+	full := sqliteBackend.open(t, Synchronous("full"))
+	for name, db := range map[string]*pool{"writer": full.w, "reader": full.r} {
+		var sync int
+		require.NoError(t, db.QueryRow(`PRAGMA synchronous`).Scan(&sync), name)
+		assert.Equal(t, 2, sync, name+": FULL")
+	}
+	_, err = Open(context.Background(), sqliteBackend.location(t), Synchronous("off"))
+	assert.ErrorIs(t, err, ErrInvalid)
+}
+
+// TestPostgresSettings: Synchronous sets synchronous_commit on every pooled
+// connection, and writes are SERIALIZABLE, reads REPEATABLE READ.
+func TestPostgresSettings(t *testing.T) {
+	ctx := context.Background()
+	for mode, want := range map[string]string{"normal": "off", "full": "on"} {
+		s := postgresBackend.open(t, Synchronous(mode))
+		var got string
+		require.NoError(t, s.w.QueryRow(`SHOW synchronous_commit`).Scan(&got))
+		assert.Equal(t, want, got, mode)
+		err := s.write(ctx, func(tx *txn) error {
+			return tx.QueryRowContext(ctx, `SHOW transaction_isolation`).Scan(&got)
+		})
+		require.NoError(t, err)
+		assert.Equal(t, "serializable", got)
+		rtx, err := s.beginRead(ctx)
+		require.NoError(t, err)
+		require.NoError(t, rtx.QueryRowContext(ctx, `SHOW transaction_isolation`).Scan(&got))
+		require.NoError(t, rtx.Rollback())
+		assert.Equal(t, "repeatable read", got)
+		assert.NotContains(t, s.Path(), "password")
+	}
 }
 
 func TestOpenRefusesMemory(t *testing.T) {
