@@ -179,8 +179,14 @@ func (r *Renderer) AmountModal(lang string, id ID, lo, hi int64) *discordgo.Inte
 	}}
 }
 
-// Done is the notice on a member's panel after their action was applied.
+// Done is the notice on a member's panel after their action was applied: each action
+// has its own words, done.<verb> (a shoot bet of 0 reads done.shoot.zero), so no
+// sentence is assembled from a button's label. notice.done stays for a verb the
+// catalog has no words for.
 func (r *Renderer) Done(lang string, a game.Action) string {
+	if key := "done." + string(a.Verb); r.cat.Has(key) {
+		return "✅ " + r.cat.T(lang, key, "Count", a.Amount)
+	}
 	verb := r.cat.T(lang, "verb."+string(a.Verb))
 	if AmountVerbs[a.Verb] {
 		return "✅ " + r.cat.T(lang, "notice.done_amount", "Verb", verb, "Count", a.Amount)
