@@ -150,6 +150,8 @@ type Bot struct {
 	pub    *publisher
 	lang   *languages
 	mlang  *memberLanguages
+	pics   pictures
+	names  sync.Map // guild + "/" + member -> [2]string{name, username}, for the picture
 	seen   seenIDs
 
 	ready chan struct{}

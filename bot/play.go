@@ -187,7 +187,7 @@ func (b *Bot) clickJoin(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	return b.update(c, b.view.Table(c.pub, &s))
+	return b.update(c, b.publicTable(c.pub, &s))
 }
 
 func (b *Bot) clickLeave(c *ictx, id view.ID) error {
@@ -199,7 +199,7 @@ func (b *Bot) clickLeave(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	return b.update(c, b.view.Table(c.pub, &s))
+	return b.update(c, b.publicTable(c.pub, &s))
 }
 
 func (b *Bot) clickDeal(c *ictx, id view.ID) error {
@@ -211,7 +211,8 @@ func (b *Bot) clickDeal(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	return b.update(c, b.view.Table(c.pub, &s))
+	b.pub.Changed(t) // the deal is a picture moment: the publisher attaches it after this answer
+	return b.update(c, b.publicTable(c.pub, &s))
 }
 
 func (b *Bot) clickCards(c *ictx, id view.ID) error {

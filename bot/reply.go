@@ -80,6 +80,7 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	if !b.seen.first(i.ID) {
 		return
 	}
+	b.noteName(i)
 	if err := b.route(c); err != nil {
 		b.fail(c, err)
 	}
