@@ -90,4 +90,72 @@ func TestTablePictureAtTheMomentsThatMatter(t *testing.T) {
 	h.audit()
 }
 
+// A slow upload holds up no member: while the deal's picture is still on its way (held
+// by the fake), the players' answers come back; when the upload then fails, the table's
+// text carries on and the next moment brings a picture.
+func TestSlowOrFailedPictureDelaysNobody(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	msg := h.tableMessage().ID
+	hold := h.fake.HoldNext("PATCH /channels/" + channelID + "/messages/" + msg)
+	h.deal(bob, 0, "9C 7S 8D 9S 4S")
+	select {
+	case <-hold.Arrived():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the deal's picture was never sent")
+	}
+	// The upload is held: the members' own answers are not.
+	p := h.panel(bob)
+	assert.Contains(t, text(p), "9♣")
+	h.amount(bob, game.VerbStake, 10)
+	hold.Fail(500, 0, "500: Internal Server Error")
+
+	h.waitTable("is playing hand 1")
+	assert.Empty(t, h.fake.Attachments(msg), "the failed upload left no picture")
+	assert.Nil(t, h.findTable().Embeds[0].Image, "and the embed points at none")
+
+	h.do(bob, game.VerbStick)
+	reveal := h.tablePicture(msg, "")
+	assert.Equal(t, "table.png", reveal.Filename)
+	h.noFailures()
+}
+
+// A member's own language wins over their client's everywhere they read: Discord has
+// no Sundanese, so a Sundanese speaker's client says Indonesian. The server stays
+// English; the public table too. With no argument the choice is cleared and the
+// client's locale counts again. The choice outlives a restart (it is in the store).
+func TestMemberChoosesTheirLanguage(t *testing.T) {
+	h := newHarness(t, nil)
+	h.fake.AddMember(guildID, carol, "player3", 0, "id")
+
+	r := h.cmd(carol, sub("language", strOpt("language", "su")))
+	require.True(t, r.Ephemeral)
+	assert.Equal(t, "Basa anjeun ayeuna Basa Sunda.", text(r.Message), "the answer is already in Sundanese")
+
+	r = h.cmd(carol, sub("hand"))
+	assert.Contains(t, text(r.Message), "Teu aya méja nu kabuka di kanal ieu", "a refusal in Sundanese, not Indonesian")
+
+	h.seat(alice, nil, bob, carol)
+	h.deal(alice, 0, "9H TC 7S 8D 6C 9S")
+	p := h.panel(carol)
+	assert.Contains(t, text(p), "Leungeun anjeun", "carol's panel is Sundanese")
+	assert.Contains(t, text(p), "Pasang totohan: 1 nepi ka 50 chip")
+	assert.NotContains(t, text(p), "Tanganmu", "not the Indonesian her client asks for")
+	assert.Contains(t, text(h.findTable()), "Stakes: waiting for", "the public table stays in the server's English")
+	assert.Contains(t, text(h.panel(bob)), "Your hand", "bob's panel follows his English client")
+
+	h.stop()
+	h.start()
+	p = h.panel(carol)
+	assert.Contains(t, text(p), "Leungeun anjeun", "the choice outlives a restart")
+
+	r = h.cmd(carol, sub("language"))
+	assert.Equal(t, "Bahasamu kembali mengikuti Discord.", text(r.Message), "cleared, in the client's Indonesian")
+	p = h.panel(carol)
+	assert.Contains(t, text(p), "Tanganmu", "cleared: carol's Indonesian client counts again")
+	assert.Contains(t, text(p), "Bertaruh: 1 sampai 50 chip")
+	assert.NotContains(t, text(p), "Leungeun anjeun")
+	h.noFailures()
+}
+
 var _ = strings.Contains
