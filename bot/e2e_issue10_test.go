@@ -158,4 +158,100 @@ func TestMemberChoosesTheirLanguage(t *testing.T) {
 	h.noFailures()
 }
 
+// threeRounds plays TestClassicGame's two rounds and a third with a five card trick, so
+// that every figure of /pontoon stats has something to count:
+//
+//	round 1, alice banks: bob splits 8s and loses both hands (−30), carol busts (−20),
+//	  dave's pontoon is paid double (+20); the bank takes +30; dave takes the bank (R6.2).
+//	round 2, dave banks 5: alice, bob and carol win 5 each; the bank −15.
+//	round 3, dave banks 18: alice twists to a five card trick, paid double (+20, R5.4);
+//	  bob's 19 wins 10; carol's 17 loses 10; the bank −20.
+func threeRounds(t *testing.T, h *harness) {
+	h.seat(alice, nil, bob, carol, dave)
+	h.deal(bob, 0, "8H 9C AD 7S 8D 5C KD 9S 2C 3C TC 9D KH 4S")
+	for _, m := range []string{bob, carol, dave} {
+		h.amount(m, game.VerbStake, 10)
+	}
+	h.do(bob, game.VerbSplit)
+	h.amount(bob, game.VerbBuy, 10)
+	h.do(bob, game.VerbStick)
+	h.do(bob, game.VerbTwist)
+	h.do(bob, game.VerbStick)
+	h.amount(carol, game.VerbBuy, 10)
+	h.do(alice, game.VerbDraw)
+	h.do(alice, game.VerbStay)
+	h.waitTable("Next banker: <@" + dave + ">")
+
+	h.nextRound(stack(t, "TH 9H 8C 2D 9S 8S 7H 3S"))
+	h.clickTable(carol, "deal")
+	for _, m := range []string{alice, bob, carol} {
+		h.amount(m, game.VerbStake, 5)
+	}
+	h.do(alice, game.VerbStick)
+	h.do(bob, game.VerbStick)
+	h.do(carol, game.VerbStick)
+	h.do(dave, game.VerbStay)
+	h.waitTable("No pontoon: the used cards go under the pack")
+
+	h.nextRound(stack(t, "2C TH 9H TS 3C 9S 8H 8S 4C 5H 6D"))
+	h.clickTable(carol, "deal")
+	for _, m := range []string{alice, bob, carol} {
+		h.amount(m, game.VerbStake, 10)
+	}
+	h.do(alice, game.VerbTwist) // 2C 3C 4C
+	h.do(alice, game.VerbTwist) // 5H
+	p := h.do(alice, game.VerbTwist) // 6D: five cards, 20
+	require.Contains(t, text(p), "Five Card Trick (20)")
+	h.do(bob, game.VerbStick)
+	h.do(carol, game.VerbStick)
+	h.do(dave, game.VerbStay)
+	h.waitTable("Salt (revealed)")
+	require.Eventually(t, func() bool { return h.balance(alice) == 1055 }, 5*time.Second, 10*time.Millisecond)
+	// The ledger agrees with every net below.
+	assert.Equal(t, int64(1055), h.balance(alice))
+	assert.Equal(t, int64(985), h.balance(bob))
+	assert.Equal(t, int64(975), h.balance(carol))
+	assert.Equal(t, int64(985), h.balance(dave))
+	h.audit()
+}
+
+// /pontoon stats counts each figure from the per-round results written with each
+// settlement, and /pontoon leaderboard by:net ranks by net winnings.
+func TestStatsAndNetLeaderboard(t *testing.T) {
+	h := newHarness(t, nil)
+	r := h.cmd(alice, sub("stats"))
+	assert.Equal(t, "\nStats\n<@"+alice+"> has not finished a round at this server yet.", text(r.Message))
+
+	threeRounds(t, h)
+	want := map[string]string{
+		alice: "Rounds played: 2 (won 2, lost 0)\nPontoons: 0 · Five Card Tricks: 1 · Busts: 0\nNet chips: +55\n" +
+			"Biggest win: 30 chips\nRounds as banker: 1 · The bank's net: +30",
+		bob: "Rounds played: 3 (won 2, lost 1)\nPontoons: 0 · Five Card Tricks: 0 · Busts: 0\nNet chips: −15\n" +
+			"Biggest win: 10 chips\nRounds as banker: 0 · The bank's net: 0",
+		carol: "Rounds played: 3 (won 1, lost 2)\nPontoons: 0 · Five Card Tricks: 0 · Busts: 1\nNet chips: −25\n" +
+			"Biggest win: 5 chips\nRounds as banker: 0 · The bank's net: 0",
+		dave: "Rounds played: 1 (won 1, lost 0)\nPontoons: 1 · Five Card Tricks: 0 · Busts: 0\nNet chips: −15\n" +
+			"Biggest win: 20 chips\nRounds as banker: 2 · The bank's net: −35",
+	}
+	for m, w := range want {
+		r := h.cmd(m, sub("stats"))
+		require.True(t, r.Ephemeral)
+		assert.Equal(t, "\nStats\n<@"+m+">\n"+w, text(r.Message), "stats of %s", m)
+	}
+	r = h.cmd(carol, sub("stats", userOpt("member", dave)))
+	assert.Equal(t, "\nStats\n<@"+dave+">\n"+want[dave], text(r.Message), "another member's stats")
+
+	// By net: alice +55; bob and dave −15 each, the tie going to the lower id; carol −25.
+	r = h.cmd(carol, sub("leaderboard", strOpt("by", "net")))
+	lb := text(r.Message)
+	assert.Contains(t, lb, "Leaderboard by net winnings")
+	assert.Contains(t, lb, "**1.** <@"+alice+"> — +55\n**2.** <@"+bob+"> — −15\n**3.** <@"+dave+"> — −15\n**4.** <@"+carol+"> — −25")
+	assert.Contains(t, lb, "You: rank 4, −25")
+	// By balance (the default) the order is the wallets'.
+	r = h.cmd(carol, sub("leaderboard", strOpt("by", "balance")))
+	assert.Contains(t, text(r.Message), "**1.** <@"+alice+"> — 1,055 chips")
+	assert.NotContains(t, text(r.Message), "net winnings")
+	h.noFailures()
+}
+
 var _ = strings.Contains
