@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"strings"
 	"testing"
@@ -251,6 +252,66 @@ func TestStatsAndNetLeaderboard(t *testing.T) {
 	r = h.cmd(carol, sub("leaderboard", strOpt("by", "balance")))
 	assert.Contains(t, text(r.Message), "**1.** <@"+alice+"> — 1,055 chips")
 	assert.NotContains(t, text(r.Message), "net winnings")
+	h.noFailures()
+}
+
+// pontoonID is the id Discord gave the registered /pontoon command.
+func (h *harness) pontoonID() string {
+	h.t.Helper()
+	for _, c := range h.fake.Commands("") {
+		if c.Name == "pontoon" {
+			return c.ID
+		}
+	}
+	h.t.Fatal("/pontoon is not registered")
+	return ""
+}
+
+// Commands named inside texts are clickable mentions of the registered command, in
+// every language (Discord resolves only the registered names).
+func TestCommandMentionsAreClickable(t *testing.T) {
+	h := newHarness(t, nil)
+	mention := "</pontoon start:" + h.pontoonID() + ">"
+	r := h.cmd(alice, sub("hand"))
+	assert.Equal(t, "⛔ There is no open table in this channel. Open one with "+mention+".", text(r.Message))
+
+	h.fake.AddMember(guildID, bob, "player2", 0, "pl")
+	r = h.cmd(bob, sub("hand"))
+	assert.Equal(t, "⛔ Na tym kanale nie ma otwartego stołu. Otwórz go przez "+mention+".", text(r.Message))
+
+	h.seat(alice, nil, bob)
+	h.cmd(alice, sub("stop"))
+	tbl := h.waitTable("This table is closed")
+	assert.Contains(t, text(tbl), mention, "the public closed table names /pontoon start as a mention")
+	h.noFailures()
+}
+
+// No sentence is built from a button's label: a stale Double (the banker's client still
+// shows it while the players stake) is refused in the action's own words, in the
+// member's language, and a done action has its own notice.
+func TestActionsHaveTheirOwnWords(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, []*discordgo.ApplicationCommandInteractionDataOption{boolOpt("banker_may_double", true)}, bob)
+	h.deal(alice, 0, "9H 7S 8D 9S")
+	tableID, round := tableAndRound(t, h.tableMessage())
+	m := h.postButton(fmt.Sprintf("pt:act:%s:%s:0:double", tableID, round), "Double")
+	id, _ := customID(m, "pt:act:", "")
+
+	r, err := h.fake.Click(channelID, m.ID, alice, id)
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral)
+	assert.Contains(t, text(r.Message), "⛔ You cannot double now: players are still placing their stakes.")
+	assert.NotContains(t, text(r.Message), "That cannot be done")
+
+	h.cmd(alice, sub("language", strOpt("language", "su")))
+	r, err = h.fake.Click(channelID, m.ID, alice, id)
+	require.NoError(t, err)
+	assert.Contains(t, text(r.Message), "⛔ Anjeun teu bisa ngagandakeun ayeuna: para pamaén masih keur masang totohan.",
+		"the same refusal in the member's own Sundanese")
+
+	p := h.amount(bob, game.VerbStake, 10)
+	assert.Contains(t, text(p), "✅ You staked 10 chips.")
+	assert.NotContains(t, text(p), "Done:", "not a label after 'Done:'")
 	h.noFailures()
 }
 
