@@ -52,14 +52,8 @@ func insertResults(ctx context.Context, tx *sql.Tx, roundID int64, guild string,
 	return nil
 }
 
-// Stats returns a member's record in a server: one query over their own result rows
-// through the round_results_member index. A member who never played has zero Stats.
-func (s *Store) Stats(ctx context.Context, guild, member string) (Stats, error) {
-	var st Stats
-	if err := checkIDs("guild", guild, "member", member); err != nil {
-		return st, err
-	}
-	err := s.r.QueryRowContext(ctx, `SELECT
+// statsQuery sums a member's result rows, found through the round_results_member index.
+const statsQuery = `SELECT
 			coalesce(sum(CASE WHEN banker = 0 THEN 1 ELSE 0 END), 0),
 			coalesce(sum(CASE WHEN banker = 0 AND net > 0 THEN 1 ELSE 0 END), 0),
 			coalesce(sum(CASE WHEN banker = 0 AND net < 0 THEN 1 ELSE 0 END), 0),
@@ -68,7 +62,16 @@ func (s *Store) Stats(ctx context.Context, guild, member string) (Stats, error) 
 			coalesce(max(CASE WHEN net > 0 THEN net ELSE 0 END), 0),
 			coalesce(sum(banker), 0),
 			coalesce(sum(CASE WHEN banker = 1 THEN net ELSE 0 END), 0)
-		FROM round_results WHERE guild_id = ? AND member_id = ?`, guild, member).Scan(
+		FROM round_results WHERE guild_id = ? AND member_id = ?`
+
+// Stats returns a member's record in a server: one query over their own result rows
+// through the round_results_member index. A member who never played has zero Stats.
+func (s *Store) Stats(ctx context.Context, guild, member string) (Stats, error) {
+	var st Stats
+	if err := checkIDs("guild", guild, "member", member); err != nil {
+		return st, err
+	}
+	err := s.r.QueryRowContext(ctx, statsQuery, guild, member).Scan(
 		&st.Rounds, &st.Won, &st.Lost, &st.Pontoons, &st.Tricks, &st.Busts, &st.Net, &st.BiggestWin, &st.BankerRounds, &st.BankNet)
 	if err != nil {
 		return st, fmt.Errorf("store: stats: %w", err)
