@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"image/png"
-	"strings"
 	"testing"
 	"time"
 
@@ -199,8 +198,8 @@ func threeRounds(t *testing.T, h *harness) {
 	for _, m := range []string{alice, bob, carol} {
 		h.amount(m, game.VerbStake, 10)
 	}
-	h.do(alice, game.VerbTwist) // 2C 3C 4C
-	h.do(alice, game.VerbTwist) // 5H
+	h.do(alice, game.VerbTwist)      // 2C 3C 4C
+	h.do(alice, game.VerbTwist)      // 5H
 	p := h.do(alice, game.VerbTwist) // 6D: five cards, 20
 	require.Contains(t, text(p), "Five Card Trick (20)")
 	h.do(bob, game.VerbStick)
@@ -315,4 +314,3 @@ func TestActionsHaveTheirOwnWords(t *testing.T) {
 	h.noFailures()
 }
 
-var _ = strings.Contains
