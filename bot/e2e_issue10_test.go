@@ -313,4 +313,3 @@ func TestActionsHaveTheirOwnWords(t *testing.T) {
 	assert.NotContains(t, text(p), "Done:", "not a label after 'Done:'")
 	h.noFailures()
 }
-
