@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/png"
+	"strings"
 	"testing"
 	"time"
 
@@ -311,5 +312,32 @@ func TestActionsHaveTheirOwnWords(t *testing.T) {
 	p := h.amount(bob, game.VerbStake, 10)
 	assert.Contains(t, text(p), "✅ You staked 10 chips.")
 	assert.NotContains(t, text(p), "Done:", "not a label after 'Done:'")
+	h.noFailures()
+}
+
+// After a restart the next moment replaces the picture the last process attached: the
+// message holds one picture, never a stale one beside it.
+func TestPictureAfterARestart(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	msg := h.tableMessage().ID
+	h.deal(bob, 0, "9C 7S 8D 9S 4S")
+	h.amount(bob, game.VerbStake, 10)
+	h.do(bob, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("The round is settled")
+	settled := h.tablePicture(msg, "")
+	require.Eventually(t, func() bool {
+		return h.fake.Attachments(msg)[0].Description != "" &&
+			strings.Contains(text(h.findTable()), "Salt (revealed)")
+	}, 5*time.Second, 10*time.Millisecond)
+
+	h.stop()
+	h.start()
+	h.nextRound(stack(t, "TC 8S 6D 9H"))
+	h.clickTable(alice, "deal")
+	deal := h.tablePicture(msg, settled.ID)
+	assert.Len(t, h.fake.Attachments(msg), 1, "the new picture replaced the old one")
+	assert.Contains(t, deal.Description, "face down")
 	h.noFailures()
 }

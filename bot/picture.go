@@ -29,6 +29,7 @@ type picState struct {
 	message string // the table message this is about
 	moment  string // the moment last attached (or tried: a failure is not retried per edit)
 	shown   bool   // the message holds picture.FileName
+	known   bool   // this process has set the message's attachments (none or the picture)
 }
 
 func (ps *pictures) get(tableID int64, message string) picState {
@@ -118,45 +119,54 @@ func (p *publisher) editTable(ctx context.Context, s *table.Snapshot, lang strin
 	b := p.b
 	m := b.view.Table(lang, s)
 	st := b.pics.get(s.ID, s.MessageID)
-	moment := view.PictureMoment(s)
-	if moment == "" || moment == st.moment {
-		if st.shown {
-			m = withPicture(m)
+	if moment := view.PictureMoment(s); moment != "" && moment != st.moment {
+		st.moment = moment // tried once per moment: a failure is not retried on every edit
+		pic, err := picture.Render(b.view.Picture(lang, s, b.memberName(s.Guild), ""))
+		if err == nil {
+			err = p.editFiles(ctx, s.Channel, s.MessageID, withPicture(m), []discordapi.Upload{{Name: picture.FileName,
+				ContentType: "image/png", Data: pic.PNG, Description: pic.Alt}})
 		}
-		p.edit(ctx, s.Channel, s.MessageID, m)
-		return
-	}
-	st.moment = moment
-	pic, err := picture.Render(b.view.Picture(lang, s, b.memberName(s.Guild), ""))
-	if err == nil {
-		err = p.editWithPicture(ctx, s.Channel, s.MessageID, withPicture(m), pic)
-	}
-	if err != nil {
+		if err == nil {
+			st.shown, st.known = true, true
+			b.pics.put(s.ID, st)
+			return
+		}
 		b.log.Warn("table picture not attached", "table", s.ID, "err", err)
-		b.pics.put(s.ID, st)
-		if st.shown {
-			m = withPicture(m) // the last picture stays
+	}
+	if st.shown {
+		m = withPicture(m) // the last picture stays
+	}
+	if !st.known {
+		// The first edit of this message by this process: after a restart it may hold a
+		// picture of a moment this process never saw. An empty attachments array clears
+		// it, so the message never shows a stale picture as a loose file.
+		if err := p.editFiles(ctx, s.Channel, s.MessageID, m, nil); err != nil {
+			b.log.Warn("message not edited", "channel", s.Channel, "err", err)
+		} else {
+			st.known = true
 		}
-		p.edit(ctx, s.Channel, s.MessageID, m)
+		b.pics.put(s.ID, st)
 		return
 	}
-	st.shown = true
 	b.pics.put(s.ID, st)
+	p.edit(ctx, s.Channel, s.MessageID, m)
 }
 
-// editWithPicture replaces the message whole with the picture as its one attachment,
-// described by its alt text.
-func (p *publisher) editWithPicture(ctx context.Context, channel, id string, m view.Message, pic picture.Picture) error {
+// editFiles replaces the message whole with files as its only attachments (none: no
+// attachments), each described by its alt text.
+func (p *publisher) editFiles(ctx context.Context, channel, id string, m view.Message, files []discordapi.Upload) error {
 	edit := discordgo.NewMessageEdit(channel, id)
 	edit.Content = &m.Content
 	embeds := m.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
 	comps := m.Components
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
 	edit.Embeds = &embeds
 	edit.Components = &comps
-	_, err := discordapi.EditMessage(p.b.s, edit, []discordapi.Upload{{Name: picture.FileName, ContentType: "image/png",
-		Data: pic.PNG, Description: pic.Alt}})
+	_, err := discordapi.EditMessage(p.b.s, edit, files)
 	return err
 }
