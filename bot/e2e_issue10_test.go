@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"image/png"
-	"strings"
 	"testing"
 	"time"
 
@@ -27,7 +26,7 @@ func (h *harness) tablePicture(msg, not string) discordtest.Attachment {
 		}
 		got = atts[0]
 		return true
-	}, 5*time.Second, 5*time.Millisecond, "no new picture on the table message (last %s)", not)
+	}, 20*time.Second, 5*time.Millisecond, "no new picture on the table message (last %s)", not)
 	return got
 }
 
@@ -98,6 +97,9 @@ func TestSlowOrFailedPictureDelaysNobody(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	msg := h.tableMessage().ID
+	// Let the publisher's first edit of the new message (it follows the post) and bob's
+	// Join land first, so that the next PATCH of the message is the deal's picture.
+	require.Eventually(t, func() bool { return h.fake.EditCount(msg) >= 2 }, 5*time.Second, 5*time.Millisecond)
 	hold := h.fake.HoldNext("PATCH /channels/" + channelID + "/messages/" + msg)
 	h.deal(bob, 0, "9C 7S 8D 9S 4S")
 	select {
@@ -325,18 +327,15 @@ func TestPictureAfterARestart(t *testing.T) {
 	h.amount(bob, game.VerbStake, 10)
 	h.do(bob, game.VerbStick)
 	h.do(alice, game.VerbStay)
-	h.waitTable("The round is settled")
-	settled := h.tablePicture(msg, "")
-	require.Eventually(t, func() bool {
-		return h.fake.Attachments(msg)[0].Description != "" &&
-			strings.Contains(text(h.findTable()), "Salt (revealed)")
-	}, 5*time.Second, 10*time.Millisecond)
+	// The settlement's text and its picture go up in one edit.
+	h.waitTable("Salt (revealed)")
+	settled := h.pictureID(msg)
 
 	h.stop()
 	h.start()
 	h.nextRound(stack(t, "TC 8S 6D 9H"))
 	h.clickTable(alice, "deal")
-	deal := h.tablePicture(msg, settled.ID)
+	deal := h.tablePicture(msg, settled)
 	assert.Len(t, h.fake.Attachments(msg), 1, "the new picture replaced the old one")
 	assert.Contains(t, deal.Description, "face down")
 	h.noFailures()

@@ -211,7 +211,9 @@ func (b *Bot) clickDeal(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	b.pub.Changed(t) // the deal is a picture moment: the publisher attaches it after this answer
+	// The deal is a picture moment: once this answer has updated the message, the
+	// publisher attaches the picture (before it, the answer would point the embed away).
+	c.afterReply(func(context.Context) { b.pub.Changed(t) })
 	return b.update(c, b.publicTable(c.pub, &s))
 }
 
