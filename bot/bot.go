@@ -28,6 +28,8 @@ type Store interface {
 	economyStore
 	historyStore
 	settingsStore
+	memberLanguageStore
+	statsStore
 	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
 }
 
@@ -147,6 +149,9 @@ type Bot struct {
 	tables *table.Manager
 	pub    *publisher
 	lang   *languages
+	mlang  *memberLanguages
+	pics   pictures
+	names  sync.Map // guild + "/" + member -> [2]string{name, username}, for the picture
 	seen   seenIDs
 
 	ready chan struct{}
@@ -168,6 +173,7 @@ func New(st Store, opt Options) (*Bot, error) {
 	b.tables = table.NewManager(st, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
 		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger})
 	b.lang = newLanguages(st, opt.Language)
+	b.mlang = &memberLanguages{st: st}
 	b.pub = newPublisher(b)
 	b.tables.SetNotifier(b.pub)
 	return b, nil
@@ -207,9 +213,11 @@ func (b *Bot) Start(ctx context.Context) error {
 	if b.appID == "" {
 		return errors.New("no application id: set discord.application_id or let READY carry it")
 	}
-	if _, err := s.ApplicationCommandBulkOverwrite(b.appID, b.opt.GuildID, b.commands()); err != nil {
+	cmds, err := s.ApplicationCommandBulkOverwrite(b.appID, b.opt.GuildID, b.commands())
+	if err != nil {
 		return fmt.Errorf("registering slash commands: %w", err)
 	}
+	b.setCommandID(cmds)
 	go b.pruneLoop()
 	b.pub.start()
 	b.log.Info("pontoon bot ready", "app", b.appID, "guild_scope", b.opt.GuildID, "tables", len(b.tables.Tables()))

@@ -13,6 +13,12 @@
 //   - publish.go: the public messages (tables, offers, auctions), edited with no table
 //     lock held and coalesced per table.
 //   - commands.go: the slash command tree, localized from the catalog (package i18n).
+//   - picture.go: the table's picture on the public message (a new one at the deal, the
+//     banker's reveal and the settlement), rendered and uploaded by the publisher.
+//   - language.go: /pontoon language, a member's own language, which wins over their
+//     client's locale in everything only they read.
+//   - stats.go: /pontoon stats and the leaderboard by net winnings; words.go: each
+//     action's own refusal (err.cannot_now.<verb>).
 //
 // Tests run the real bot against the fake Discord of package discordtest on a real
 // SQLite file: e2e*_test.go play whole games as members; load_test.go measures.

@@ -44,7 +44,7 @@ func TestShootGame(t *testing.T) {
 	h.amount(carol, game.VerbStake, 10)
 	h.amount(bob, game.VerbShoot, 20)
 	p := h.amount(carol, game.VerbShoot, 0)
-	require.Contains(t, text(p), "Done: Shoot")
+	require.Contains(t, text(p), "✅ You placed no shoot bet.", "a shoot bet of 0 has its own words")
 	h.do(bob, game.VerbTwist) // 16 with three cards: one shoot bet before the fourth (R9.4)
 	h.amount(bob, game.VerbShoot, 10)
 	p = h.do(bob, game.VerbTwist)

@@ -76,7 +76,11 @@ func (b *Bot) cmdLeaderboard(c *ictx, o options) error {
 	if p, ok := o["page"]; ok {
 		page = int(p.IntValue())
 	}
-	m, err := b.leaderboard(c, page)
+	leaderboard := b.leaderboard
+	if byNet(o) {
+		leaderboard = b.netLeaderboard
+	}
+	m, err := leaderboard(c, page)
 	if err != nil {
 		return err
 	}
@@ -85,7 +89,11 @@ func (b *Bot) cmdLeaderboard(c *ictx, o options) error {
 
 // clickBoard turns a leaderboard page; the custom id carries the page in its round.
 func (b *Bot) clickBoard(c *ictx, id view.ID) error {
-	m, err := b.leaderboard(c, id.Round)
+	leaderboard := b.leaderboard
+	if isNetBoard(id) {
+		leaderboard = b.netLeaderboard
+	}
+	m, err := leaderboard(c, id.Round)
 	if err != nil {
 		return err
 	}

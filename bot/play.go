@@ -187,7 +187,7 @@ func (b *Bot) clickJoin(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	return b.update(c, b.view.Table(c.pub, &s))
+	return b.update(c, b.publicTable(c.pub, &s))
 }
 
 func (b *Bot) clickLeave(c *ictx, id view.ID) error {
@@ -199,7 +199,7 @@ func (b *Bot) clickLeave(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	return b.update(c, b.view.Table(c.pub, &s))
+	return b.update(c, b.publicTable(c.pub, &s))
 }
 
 func (b *Bot) clickDeal(c *ictx, id view.ID) error {
@@ -211,7 +211,10 @@ func (b *Bot) clickDeal(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	return b.update(c, b.view.Table(c.pub, &s))
+	// The deal is a picture moment: once this answer has updated the message, the
+	// publisher attaches the picture (before it, the answer would point the embed away).
+	c.afterReply(func(context.Context) { b.pub.Changed(t) })
+	return b.update(c, b.publicTable(c.pub, &s))
 }
 
 func (b *Bot) clickCards(c *ictx, id view.ID) error {

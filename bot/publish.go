@@ -167,7 +167,7 @@ func (p *publisher) work() {
 		if s.MessageID != "" {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			lang := p.b.lang.public(ctx, s.Guild, "")
-			p.edit(ctx, s.Channel, s.MessageID, p.b.view.Table(lang, &s))
+			p.editTable(ctx, &s, lang)
 			cancel()
 		}
 

@@ -59,10 +59,7 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 		c.user = i.User.ID
 	}
 	c.pub = b.lang.public(ctx, c.guild, guildLocale(i))
-	c.lang = i18n.FromDiscord(string(i.Locale))
-	if c.lang == "" {
-		c.lang = c.pub
-	}
+	c.lang = b.memberLang(ctx, c.guild, c.user, string(i.Locale), c.pub)
 	defer func() {
 		if r := recover(); r != nil {
 			b.log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
@@ -83,6 +80,7 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	if !b.seen.first(i.ID) {
 		return
 	}
+	b.noteName(i)
 	if err := b.route(c); err != nil {
 		b.fail(c, err)
 	}
@@ -212,6 +210,9 @@ func (b *Bot) errText(lang string, err error) string {
 // player names shown as mentions.
 func (b *Bot) gameErrText(lang string, e *game.Error) string {
 	key := "err." + string(e.Code)
+	if k := cannotNowKey(e); k != "" && b.cat.Has(k) {
+		key = k // the action's own words, not a sentence built around its label
+	}
 	var kv []any
 	for k, v := range e.Args {
 		if k == "why" {
@@ -230,13 +231,6 @@ func (b *Bot) gameErrText(lang string, e *game.Error) string {
 	}
 	if e.Rule != "" {
 		kv = append(kv, "Rule", e.Rule)
-	}
-	if _, why := e.Args["why"]; !why && e.Code == game.ErrWrongPhase.Code {
-		// A sentence of its own for each move, never one built from a button's label.
-		key = "err.wrong_phase.verb.other"
-		if v := "err.wrong_phase.verb." + fmt.Sprint(e.Args["verb"]); b.cat.Has(v) {
-			key = v
-		}
 	}
 	if !b.cat.Has(key) {
 		b.log.Warn("no catalog entry for a refusal", "key", key)

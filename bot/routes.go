@@ -33,6 +33,8 @@ var commandRoutes = map[string]commandHandler{
 	"bank kitty":   (*Bot).cmdKitty,
 	"bank auction": (*Bot).cmdAuction,
 	"bank bid":     (*Bot).cmdBid,
+	"language":     (*Bot).cmdLanguage,
+	"stats":        (*Bot).cmdStats,
 }
 
 var componentRoutes = map[string]componentHandler{

@@ -30,6 +30,8 @@ var copyTables = []struct {
 	{"table_messages", []string{"table_id", "message_id"}, ""},
 	{"pending_packs", []string{"table_id", "for_round", "pack", "salt", "commitment"}, ""},
 	{"table_stops", []string{"table_id"}, ""},
+	{"member_languages", []string{"guild_id", "member_id", "language", "updated_at"}, ""},
+	{"round_results", []string{"round_id", "guild_id", "member_id", "banker", "hands", "pontoons", "tricks", "busts", "net"}, ""},
 }
 
 // CopyReport is what Copy moved and how both ends audit.

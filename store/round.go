@@ -127,6 +127,9 @@ type RoundFinish struct {
 	Result    string   // JSON: the round's outcome as the game reports it
 	BankOwner string   // who holds the bank after the round (RULES.md R6.2, R6.3); "" for nobody
 	NextPack  []string // the pack carried to the next round (R6.1); nil when it is shuffled
+	// Results are the round's per-member results for Stats and NetLeaderboard, written
+	// in the same transaction as the settlement.
+	Results []RoundResult
 }
 
 // ApplyParams are the arguments of ApplyAction.
@@ -286,6 +289,9 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, p ApplyParams, result 
 		if _, err := tx.ExecContext(ctx, `UPDATE tables SET bank_owner = ?, next_pack = ? WHERE id = ?`,
 			nullString(p.Finish.BankOwner), pack, tableID); err != nil {
 			return fmt.Errorf("store: finish round: %w", err)
+		}
+		if err := insertResults(ctx, tx, p.RoundID, guild, p.Finish.Results); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -56,7 +56,7 @@ func (t *Table) apply(ctx context.Context, a game.Action, interactionID string) 
 	if !g.InRound() {
 		rep := g.RoundReport()
 		result, _ := json.Marshal(rep)
-		fin := &store.RoundFinish{Result: string(result), BankOwner: g.Banker}
+		fin := &store.RoundFinish{Result: string(result), BankOwner: g.Banker, Results: roundResults(g)}
 		if !rep.Shuffle {
 			fin.NextPack = game.CardStrings(g.NextPack())
 		}

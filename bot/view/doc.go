@@ -5,7 +5,9 @@
 // a Snapshot built by hand, with no bot.
 //
 // Start with Renderer (view.go), then table.go (the public table) and panel.go (a
-// member's panel with the actions legal now). customid.go is the one place custom ids
+// member's panel with the actions legal now). picture.go copies a Snapshot into the
+// terms of package picture and names the moments a new picture is due; stats.go renders
+// /pontoon stats and the leaderboard by net winnings. customid.go is the one place custom ids
 // are built, parsed and checked for staleness: pt:<kind>:<table>:<round>:<member action
 // count>:<arg>; the round and the member's count turn a button from an earlier round or
 // turn (or a double click) into a refusal instead of a second action.

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"github.com/pontoon-bot/pontoon/bot/i18n"
 	"strconv"
 	"strings"
 
@@ -196,7 +197,7 @@ func (r *Renderer) settled(lang string, g *game.Game, member string) []string {
 		}
 		v := game.Evaluate(game.Cards(rd.BankerHand), g.Rules, true)
 		lines = append(lines, r.cat.T(lang, "panel.bank_result", "Cards", cardsText(game.Cards(rd.BankerHand)),
-			"Kind", r.kindText(lang, v.Kind.String(), v.Total), "Net", r.cat.T(lang, "table.net", "Net", signed(net))))
+			"Kind", r.kindText(lang, v.Kind.String(), v.Total), "Net", r.cat.T(lang, "table.net", "Net", i18n.Signed(net))))
 	}
 	for _, h := range rd.Hands {
 		if h.Player != member {
@@ -208,7 +209,7 @@ func (r *Renderer) settled(lang string, g *game.Game, member string) []string {
 		}
 		v := h.Value(g.Rules)
 		lines = append(lines, r.cat.T(lang, "panel.hand", "N", h.Number, "Cards", cardsText(game.Cards(h.Cards)),
-			"Kind", r.kindText(lang, v.Kind.String(), v.Total))+" · "+r.cat.T(lang, "table.net", "Net", signed(h.Net)))
+			"Kind", r.kindText(lang, v.Kind.String(), v.Total))+" · "+r.cat.T(lang, "table.net", "Net", i18n.Signed(h.Net)))
 	}
 	return lines
 }
@@ -246,8 +247,14 @@ func (r *Renderer) AmountModal(lang string, id ID, lo, hi int64) *discordgo.Inte
 	}}
 }
 
-// Done is the notice on a member's panel after their action was applied.
+// Done is the notice on a member's panel after their action was applied: each action
+// has its own words, done.<verb> (a shoot bet of 0 reads done.shoot.zero), so no
+// sentence is assembled from a button's label. notice.done stays for a verb the
+// catalog has no words for.
 func (r *Renderer) Done(lang string, a game.Action) string {
+	if key := "done." + string(a.Verb); r.cat.Has(key) {
+		return "✅ " + r.cat.T(lang, key, "Count", a.Amount)
+	}
 	verb := r.cat.T(lang, "verb."+string(a.Verb))
 	if AmountVerbs[a.Verb] {
 		return "✅ " + r.cat.T(lang, "notice.done_amount", "Verb", verb, "Count", a.Amount)

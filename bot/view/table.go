@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/i18n"
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/game"
 )
@@ -177,7 +178,7 @@ func (r *Renderer) seatText(lang string, t *table.Snapshot, p string) string {
 		}
 		if h.Settled && (settled || h.Folded || h.Value(g.Rules).Kind == game.KindBust) {
 			v := h.Value(g.Rules)
-			line += "\n" + r.kindText(lang, v.Kind.String(), v.Total) + " · " + r.cat.T(lang, "table.net", "Net", signed(h.Net))
+			line += "\n" + r.kindText(lang, v.Kind.String(), v.Total) + " · " + r.cat.T(lang, "table.net", "Net", i18n.Signed(h.Net))
 		}
 		if len(g.Round.Hands) > 0 && hasSplit(g, p) {
 			line = r.cat.T(lang, "table.hand_no", "N", h.Number) + " " + line

@@ -2,7 +2,6 @@ package view
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -102,16 +101,6 @@ func (r *Renderer) MentionOr(lang, id string) string {
 		return r.cat.T(lang, "table.bank_nobody")
 	}
 	return Mention(id)
-}
-
-func signed(n int64) string {
-	if n > 0 {
-		return "+" + strconv.FormatInt(n, 10)
-	}
-	if n < 0 {
-		return "−" + strconv.FormatInt(-n, 10)
-	}
-	return "0"
 }
 
 // notice puts a table's notice into words.

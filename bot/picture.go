@@ -1,0 +1,172 @@
+package bot
+
+import (
+	"context"
+	"sync"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/discordapi"
+	"github.com/pontoon-bot/pontoon/bot/table"
+	"github.com/pontoon-bot/pontoon/bot/view"
+	"github.com/pontoon-bot/pontoon/bot/view/picture"
+)
+
+// The table's picture on the public table message. The publisher attaches a new one at
+// the moments that matter (view.PictureMoment: the deal, the banker's reveal, the
+// settlement) and edits without files otherwise, so the picture stays. It renders from
+// the Snapshot it already copied, with no table lock held, and uploads on its own
+// goroutine: no member's answer waits for a render or an upload, and a failed upload
+// only leaves the text embed to speak for the table.
+
+// pictures remembers, per table, which message holds which moment's picture. It is a
+// leaf lock, like the publisher's own.
+type pictures struct {
+	mu sync.Mutex
+	m  map[int64]picState
+}
+
+type picState struct {
+	message string // the table message this is about
+	moment  string // the moment last attached (or tried: a failure is not retried per edit)
+	shown   bool   // the message holds picture.FileName
+	known   bool   // this process has set the message's attachments (none or the picture)
+}
+
+func (ps *pictures) get(tableID int64, message string) picState {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	st := ps.m[tableID]
+	if st.message != message {
+		return picState{message: message} // a new message (a repost): no picture on it yet
+	}
+	return st
+}
+
+func (ps *pictures) put(tableID int64, st picState) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if ps.m == nil {
+		ps.m = map[int64]picState{}
+	}
+	ps.m[tableID] = st
+}
+
+// shown reports whether the table's message holds the picture, so that an interaction's
+// own update of it (Join, Leave, Deal) keeps showing it.
+func (ps *pictures) shown(tableID int64, message string) bool { return ps.get(tableID, message).shown }
+
+// withPicture points the table embed's image at the uploaded picture.
+func withPicture(m view.Message) view.Message {
+	if len(m.Embeds) > 0 {
+		e := *m.Embeds[0]
+		e.Image = &discordgo.MessageEmbedImage{URL: picture.EmbedURL}
+		m.Embeds = append([]*discordgo.MessageEmbed{&e}, m.Embeds[1:]...)
+	}
+	return m
+}
+
+// publicTable renders the public table message for an interaction's type 7 update. The
+// update sends no attachments field, so Discord keeps the message's picture, and the
+// embed keeps pointing at it when there is one.
+func (b *Bot) publicTable(lang string, s *table.Snapshot) view.Message {
+	m := b.view.Table(lang, s)
+	if s.MessageID != "" && b.pics.shown(s.ID, s.MessageID) {
+		m = withPicture(m)
+	}
+	return m
+}
+
+// memberName is a member's name for the picture, as their last interaction showed it.
+func (b *Bot) memberName(guild string) view.Names {
+	return func(member string) (string, string, bool) {
+		v, ok := b.names.Load(guild + "/" + member)
+		if !ok {
+			return "", "", false
+		}
+		n := v.([2]string)
+		return n[0], n[1], true
+	}
+}
+
+// noteName remembers the name an interaction shows for its member: their server
+// nickname, else their display name, else their username (the picture's fallback).
+func (b *Bot) noteName(i *discordgo.Interaction) {
+	if i.Member == nil || i.Member.User == nil || i.GuildID == "" {
+		return
+	}
+	u := i.Member.User
+	name := i.Member.Nick
+	if name == "" {
+		name = u.GlobalName
+	}
+	if name == "" {
+		name = u.Username
+	}
+	fallback := u.Username
+	if fallback == "" {
+		fallback = name
+	}
+	key := i.GuildID + "/" + u.ID
+	if v, ok := b.names.Load(key); ok && v.([2]string) == [2]string{name, fallback} {
+		return
+	}
+	b.names.Store(key, [2]string{name, fallback})
+}
+
+// editTable edits a table's public message to the snapshot, attaching a new picture
+// when the round has reached a new moment since the last one.
+func (p *publisher) editTable(ctx context.Context, s *table.Snapshot, lang string) {
+	b := p.b
+	m := b.view.Table(lang, s)
+	st := b.pics.get(s.ID, s.MessageID)
+	if moment := view.PictureMoment(s); moment != "" && moment != st.moment {
+		st.moment = moment // tried once per moment: a failure is not retried on every edit
+		pic, err := picture.Render(b.view.Picture(lang, s, b.memberName(s.Guild), ""))
+		if err == nil {
+			err = p.editFiles(ctx, s.Channel, s.MessageID, withPicture(m), []discordapi.Upload{{Name: picture.FileName,
+				ContentType: "image/png", Data: pic.PNG, Description: pic.Alt}})
+		}
+		if err == nil {
+			st.shown, st.known = true, true
+			b.pics.put(s.ID, st)
+			return
+		}
+		b.log.Warn("table picture not attached", "table", s.ID, "err", err)
+	}
+	if st.shown {
+		m = withPicture(m) // the last picture stays
+	}
+	if !st.known {
+		// The first edit of this message by this process: after a restart it may hold a
+		// picture of a moment this process never saw. An empty attachments array clears
+		// it, so the message never shows a stale picture as a loose file.
+		if err := p.editFiles(ctx, s.Channel, s.MessageID, m, nil); err != nil {
+			b.log.Warn("message not edited", "channel", s.Channel, "err", err)
+		} else {
+			st.known = true
+		}
+		b.pics.put(s.ID, st)
+		return
+	}
+	b.pics.put(s.ID, st)
+	p.edit(ctx, s.Channel, s.MessageID, m)
+}
+
+// editFiles replaces the message whole with files as its only attachments (none: no
+// attachments), each described by its alt text.
+func (p *publisher) editFiles(ctx context.Context, channel, id string, m view.Message, files []discordapi.Upload) error {
+	edit := discordgo.NewMessageEdit(channel, id)
+	edit.Content = &m.Content
+	embeds := m.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	comps := m.Components
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	edit.Embeds = &embeds
+	edit.Components = &comps
+	_, err := discordapi.EditMessage(p.b.s, edit, files)
+	return err
+}
