@@ -28,6 +28,7 @@ type Store interface {
 	economyStore
 	historyStore
 	settingsStore
+	fairStore
 	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
 }
 

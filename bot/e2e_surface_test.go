@@ -25,7 +25,8 @@ func TestCommandsRegistered(t *testing.T) {
 	for _, o := range cmds[0].Options {
 		names = append(names, o.Name)
 	}
-	assert.ElementsMatch(t, []string{"start", "stop", "hand", "balance", "leaderboard", "daily", "give", "grant", "rules", "history", "settings", "bank"}, names)
+	assert.ElementsMatch(t, []string{"start", "stop", "hand", "balance", "leaderboard", "daily", "give", "grant", "rules", "history", "settings", "bank",
+		"seed", "odds"}, names)
 	h.noFailures()
 }
 

@@ -207,7 +207,7 @@ func (b *Bot) clickDeal(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	s, err := t.Deal(c.ctx, c.user)
+	s, err := t.Deal(c.ctx, c.user, c.i.ID)
 	if err != nil {
 		return err
 	}
@@ -277,6 +277,9 @@ func (b *Bot) clickAmount(c *ictx, id view.ID) error {
 	n, err := strconv.ParseInt(values[0], 10, 64)
 	if err != nil {
 		return b.refusePanel(c, t, refuse("err.not_a_number"))
+	}
+	if id.Arg == view.ShootTwistVerb {
+		return b.shootTwist(c, t, id, n)
 	}
 	return b.act(c, t, id, game.Action{Player: c.user, Verb: game.Verb(id.Arg), Amount: n})
 }

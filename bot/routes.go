@@ -33,6 +33,8 @@ var commandRoutes = map[string]commandHandler{
 	"bank kitty":   (*Bot).cmdKitty,
 	"bank auction": (*Bot).cmdAuction,
 	"bank bid":     (*Bot).cmdBid,
+	"seed":         (*Bot).cmdSeed,
+	"odds":         (*Bot).cmdOdds,
 }
 
 var componentRoutes = map[string]componentHandler{
@@ -46,6 +48,7 @@ var componentRoutes = map[string]componentHandler{
 	view.KindAsk:    (*Bot).clickAsk,
 	view.KindBoard:  (*Bot).clickBoard,
 	view.KindOffer:  (*Bot).clickOffer,
+	view.KindHint:   (*Bot).clickHint,
 }
 
 var modalRoutes = map[string]componentHandler{
