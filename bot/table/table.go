@@ -146,7 +146,7 @@ type Table struct {
 
 	pending  *store.PendingPack
 	seed     *store.ShuffleSeed // the pending pontoon-shuffle/1 seed for the next fresh pack
-	nextPack []string // carried from the last round (R6.1); nil to shuffle
+	nextPack []string           // carried from the last round (R6.1); nil to shuffle
 
 	recovered bool
 	restart   restartState
