@@ -13,6 +13,10 @@
 //   - publish.go: the public messages (tables, offers, auctions), edited with no table
 //     lock held and coalesced per table.
 //   - commands.go: the slash command tree, localized from the catalog (package i18n).
+//   - fair.go: issue 11's fairness and advice: /pontoon seed, /pontoon odds (simulated
+//     once per rule set after a deferred reply, kept in the store), the bank offer's
+//     fair-price hint, the Hint button (game/sim's Advise), "Shoot & twist" (R9.4) and the
+//     revealed server seed in /pontoon history's file.
 //
 // Tests run the real bot against the fake Discord of package discordtest on a real
 // SQLite file: e2e*_test.go play whole games as members; load_test.go measures.
