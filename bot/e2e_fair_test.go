@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot"
+	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -339,5 +340,50 @@ func TestShootAndTwist(t *testing.T) {
 		words = append(words, strings.TrimSpace(a.Member+" "+a.Verb+" "+a.Args))
 	}
 	assert.Equal(t, []string{bob + " stake 10", bob + " shoot 0", bob + " twist", bob + " shoot 10", bob + " twist"}, words)
+	h.noFailures()
+}
+
+// R9.4: a three-card hand that may still buy is offered "Shoot & buy" too: one form with
+// both amounts, refused whole on bad input, applied as the shoot bet and the buy.
+func TestShootAndBuy(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, shootOpts(), bob)
+	h.deck.push(cutFor(t, 0, 2))
+	h.clickTable(bob, "deal")
+	h.cmd(alice, group("bank", "kitty", intOpt("amount", 100)))
+	h.nextRound(stack(t, "2H 7S 3D 9S 4C 5C")) // bob 2H 3D, buys 4C: three cards at 9; then 5C
+	h.clickTable(bob, "deal")
+	h.amount(bob, game.VerbStake, 10)
+	h.amount(bob, game.VerbShoot, 0)
+	h.amount(bob, game.VerbBuy, 10)
+	open := func() *discordtest.Response {
+		p := h.panel(bob)
+		id, ok := customID(p, "pt:ask:", ":shoot_buy")
+		require.True(t, ok, "Shoot & buy offered:\n%s", text(p))
+		r, err := h.fake.Click(channelID, p.ID, bob, id)
+		require.NoError(t, err)
+		require.NotNil(t, r.Modal)
+		return r
+	}
+	r := open()
+	bad, err := h.fake.SubmitModal(channelID, bob, r.Modal.CustomID, map[string]string{"shoot": "ten", "buy": "10"}, r)
+	require.NoError(t, err)
+	require.Contains(t, text(bad.Message), "whole number")
+	r = open()
+	done, err := h.fake.SubmitModal(channelID, bob, r.Modal.CustomID, map[string]string{"shoot": "10", "buy": "10"}, r)
+	require.NoError(t, err)
+	require.Contains(t, text(done.Message), "Shot 10 chips and bought the card for 10 chips")
+	require.Contains(t, text(done.Message), "2♥ 3♦ 4♣ 5♣")
+	ctx := context.Background()
+	rd, err := h.st.Round(ctx, h.tableID(), 1)
+	require.NoError(t, err)
+	acts, err := h.st.Actions(ctx, rd.ID)
+	require.NoError(t, err)
+	var words []string
+	for _, a := range acts {
+		words = append(words, strings.TrimSpace(a.Member+" "+a.Verb+" "+a.Args))
+	}
+	assert.Equal(t, []string{bob + " stake 10", bob + " shoot 0", bob + " buy 10", bob + " shoot 10", bob + " buy 10"}, words,
+		"the bad form changed nothing")
 	h.noFailures()
 }

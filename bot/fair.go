@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -207,4 +209,60 @@ func (b *Bot) withSeed(ctx context.Context, roundID int64, h *game.History) (rev
 	ss.ServerSeed = p.ServerSeed
 	h.Rounds[0].SeededShuffle = &ss
 	return true, nil
+}
+
+// askShootBuy opens the "Shoot & buy" form with both legal ranges (R9.4).
+func (b *Bot) askShootBuy(c *ictx, id view.ID, s *table.Snapshot) error {
+	var shoot, buy game.Move
+	var okS, okB bool
+	if s.Game != nil {
+		for _, m := range s.Game.Legal(c.user) {
+			switch m.Verb {
+			case game.VerbShoot:
+				shoot, okS = m, m.Max > 0
+			case game.VerbBuy:
+				buy, okB = m, true
+			}
+		}
+	}
+	if !okS || !okB {
+		return b.panel(c, b.panelMessage(c, s, "⛔ "+b.errText(c.lang, refuse("err.not_now"))))
+	}
+	return b.respond(c, b.view.ShootBuyModal(c.lang, id, shoot, buy))
+}
+
+// submitShootBuy places the shoot bet and buys its card as one click (R9.4).
+func (b *Bot) submitShootBuy(c *ictx, id view.ID) error {
+	values := map[string]string{}
+	for _, row := range c.i.ModalSubmitData().Components {
+		if r, ok := row.(*discordgo.ActionsRow); ok {
+			for _, comp := range r.Components {
+				if in, ok := comp.(*discordgo.TextInput); ok {
+					values[in.CustomID] = in.Value
+				}
+			}
+		}
+	}
+	t, err := b.tableOf(c, id)
+	if err != nil {
+		return err
+	}
+	shoot, err1 := strconv.ParseInt(strings.TrimSpace(values["shoot"]), 10, 64)
+	buy, err2 := strconv.ParseInt(strings.TrimSpace(values["buy"]), 10, 64)
+	if err1 != nil || err2 != nil || shoot < 1 || buy < 0 {
+		bad := values["shoot"]
+		if err1 == nil && shoot >= 1 {
+			bad = values["buy"]
+		}
+		return b.refusePanel(c, t, refuse("err.not_a_number", "Value", truncate(bad, 20)))
+	}
+	as := []game.Action{{Player: c.user, Verb: game.VerbShoot, Amount: shoot}, {Player: c.user, Verb: game.VerbBuy, Amount: buy}}
+	s, err := t.ActAll(c.ctx, as, c.i.ID, id.Check)
+	if err != nil {
+		if s.Closed {
+			return err
+		}
+		return b.panel(c, b.panelMessage(c, &s, "⛔ "+b.errText(c.lang, err)))
+	}
+	return b.panel(c, b.panelMessage(c, &s, b.view.ShootBuyDone(c.lang, shoot, buy)))
 }

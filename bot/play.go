@@ -297,6 +297,9 @@ func (b *Bot) clickAsk(c *ictx, id view.ID) error {
 	if err := id.Check(s.Round.Number, s.MSeq[c.user]); err != nil {
 		return b.panel(c, b.panelMessage(c, &s, "⛔ "+b.errText(c.lang, err)))
 	}
+	if id.Arg == view.ShootBuyVerb {
+		return b.askShootBuy(c, id, &s)
+	}
 	lo, hi, ok := legalRange(s.Game, c.user, game.Verb(id.Arg))
 	if !ok {
 		return b.panel(c, b.panelMessage(c, &s, "⛔ "+b.errText(c.lang, refuse("err.not_now"))))
@@ -318,6 +321,9 @@ func legalRange(g *game.Game, member string, verb game.Verb) (int64, int64, bool
 
 // submitAmount applies a typed amount.
 func (b *Bot) submitAmount(c *ictx, id view.ID) error {
+	if id.Arg == view.ShootBuyVerb {
+		return b.submitShootBuy(c, id)
+	}
 	var value string
 	for _, row := range c.i.ModalSubmitData().Components {
 		if r, ok := row.(*discordgo.ActionsRow); ok {

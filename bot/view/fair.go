@@ -137,3 +137,36 @@ func (r *Renderer) settingText(lang, rule string) string {
 	}
 	return r.cat.T(lang, "cmd.start."+k+".desc") + ": " + val
 }
+
+// ShootBuyVerb is the Arg of the "Shoot & buy" button and its modal: a three-card shoot
+// bet placed together with buying the card it goes with (R9.4).
+const ShootBuyVerb = "shoot_buy"
+
+func moveOf(moves []game.Move, v game.Verb) (game.Move, bool) {
+	for _, m := range moves {
+		if m.Verb == v {
+			return m, true
+		}
+	}
+	return game.Move{}, false
+}
+
+// ShootBuyModal asks for the shoot bet and the price of the card in one form; id is the
+// clicked button's id, carried on as KindModal.
+func (r *Renderer) ShootBuyModal(lang string, id ID, shoot, buy game.Move) *discordgo.InteractionResponse {
+	id.Kind = KindModal
+	input := func(cidName, key string, m game.Move) discordgo.MessageComponent {
+		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.TextInput{CustomID: cidName, Label: r.cat.T(lang, key, "Min", m.Min, "Max", m.Max),
+				Style: discordgo.TextInputShort, Required: true, MinLength: 1, MaxLength: 16, Placeholder: strconv.FormatInt(m.Min, 10)}}}
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: &discordgo.InteractionResponseData{
+		CustomID: id.String(), Title: r.cat.T(lang, "modal.shoot_buy"),
+		Components: []discordgo.MessageComponent{input("shoot", "modal.shoot_label", game.Move{Min: max(shoot.Min, 1), Max: shoot.Max}), input("buy", "modal.buy_label", buy)},
+	}}
+}
+
+// ShootBuyDone is the panel's notice after a "Shoot & buy".
+func (r *Renderer) ShootBuyDone(lang string, shoot, buy int64) string {
+	return "✅ " + r.cat.T(lang, "notice.shoot_buy", "Amount", shoot, "Price", buy)
+}

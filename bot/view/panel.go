@@ -145,6 +145,11 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 		}
 		buttons = append(buttons, r.button(lang, "verb."+string(m.Verb), style, cid(KindAct, t.ID, t.Round.Number, seq, string(m.Verb))))
 	}
+	if shootTwist {
+		if _, ok := moveOf(moves, game.VerbBuy); ok {
+			asks = append(asks, r.button(lang, "button.shoot_buy", discordgo.PrimaryButton, cid(KindAsk, t.ID, t.Round.Number, seq, ShootBuyVerb)))
+		}
+	}
 	if len(moves) > 0 {
 		buttons = append(buttons, r.button(lang, "button.hint", discordgo.SecondaryButton, cid(KindHint, t.ID, t.Round.Number, 0, "")))
 	}
