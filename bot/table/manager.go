@@ -240,6 +240,11 @@ func (m *Manager) load(ctx context.Context, tb store.Table) (*Table, error) {
 		if t.round, err = m.st.Round(ctx, tb.ID, tb.RoundNumber); err != nil {
 			return nil, err
 		}
+		if t.round.Finished() && tb.NextPack == nil {
+			// The last round called for a shuffle (R6.1): a seed a crash kept from being
+			// revealed is revealed now.
+			t.revealSeeds(ctx)
+		}
 	}
 	if t.closing, err = m.st.Stopping(ctx, tb.ID); err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
@@ -148,7 +149,7 @@ func SeedText(s string) (string, error) {
 	if len(r) > MaxSeedLen {
 		return "", Refuse("err.seed_long", "Max", MaxSeedLen)
 	}
-	if slices.ContainsFunc(r, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
+	if slices.ContainsFunc(r, unicode.IsControl) {
 		return "", Refuse("err.seed_control")
 	}
 	return string(r), nil
