@@ -99,7 +99,7 @@ func Points(lang string, x float64) string {
 func (r *Renderer) Odds(lang string, rep sim.Report, effects []sim.Effect) Message {
 	res := rep.Result
 	lines := []string{
-		r.cat.T(lang, "odds.edge", "Edge", Percent(lang, res.Edge), "Half", Points(lang, res.EdgeHalf)[1:], "Amount", int64(res.BankPerRound+0.5), "Seats", rep.Seats),
+		r.cat.T(lang, "odds.edge", "Edge", Percent(lang, res.Edge), "Half", Points(lang, res.EdgeHalf)[1:], "Amount", int64(res.BankPerRound+0.5), "Stake", res.Stake, "Seats", rep.Seats),
 		r.cat.T(lang, "odds.defaults", "Edge", Percent(lang, rep.Defaults.Edge)),
 	}
 	if len(effects) == 0 {
@@ -114,8 +114,8 @@ func (r *Renderer) Odds(lang string, rep sim.Report, effects []sim.Effect) Messa
 
 // FairPrice is a bank offer's fair-price hint: what the bank is expected to win per round
 // at this table (R6.3).
-func (r *Renderer) FairPrice(lang string, perRound float64) string {
-	return r.cat.T(lang, "offer.fair_hint", "Amount", int64(perRound+0.5))
+func (r *Renderer) FairPrice(lang string, perRound float64, stake int64) string {
+	return r.cat.T(lang, "offer.fair_hint", "Amount", int64(perRound+0.5), "Stake", stake)
 }
 
 // settingChoices names the catalog's choice prefix of each house-rule option with choices.
