@@ -149,6 +149,7 @@ type Bot struct {
 	pub    *publisher
 	lang   *languages
 	seen   seenIDs
+	hints  sync.Map // rule set and table size -> sim.Result: fair-price hints simulated (fair.go)
 
 	ready chan struct{}
 	stop  chan struct{}
