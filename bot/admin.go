@@ -42,12 +42,23 @@ func (b *Bot) cmdHistory(c *ictx, o options) error {
 		if err != nil {
 			return err
 		}
+		revealed, err := b.withSeed(c.ctx, r.ID, h)
+		if err != nil {
+			return err
+		}
 		data, err := json.MarshalIndent(h, "", "  ")
 		if err != nil {
 			return err
 		}
 		name := fmt.Sprintf("pontoon-table%d-round%d.json", tb.ID, r.Number)
-		return b.private(c, view.Message{Content: b.cat.T(c.lang, "history.file", "Round", r.Number, "Commitment", r.Commitment, "Salt", r.Salt, "File", name)},
+		line := b.cat.T(c.lang, "history.file", "Round", r.Number, "Commitment", r.Commitment, "Salt", r.Salt, "File", name)
+		if h.Rounds[0].SeededShuffle != nil {
+			line = b.cat.T(c.lang, "history.file_sealed", "Round", r.Number, "Commitment", r.Commitment, "File", name)
+			if revealed {
+				line = b.cat.T(c.lang, "history.file_seeded", "Round", r.Number, "Commitment", r.Commitment, "File", name)
+			}
+		}
+		return b.private(c, view.Message{Content: line},
 			&discordgo.File{Name: name, ContentType: "application/json", Reader: strings.NewReader(string(data))})
 	}
 	rounds, err := b.st.Rounds(c.ctx, tb.ID, 10)

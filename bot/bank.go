@@ -58,7 +58,13 @@ func (b *Bot) cmdSell(c *ictx, o options) error {
 		return err
 	}
 	m := b.view.Offer(c.pub, of, "offer.open")
+	pub := c.pub
 	c.afterReply(func(ctx context.Context) {
+		// R6.3: what the bank is worth per round at this table, for both sides; simulated
+		// here, after the reply, the first time the rule set is met.
+		if hint := b.fairPrice(ctx, pub, t, true); hint != "" {
+			m.Content += "\n" + hint
+		}
 		sent, err := b.s.ChannelMessageSendComplex(of.Channel, &discordgo.MessageSend{Content: m.Content, Components: m.Components,
 			AllowedMentions: &discordgo.MessageAllowedMentions{Users: []string{buyer}}}, discordgo.WithContext(ctx))
 		if err != nil {
@@ -68,7 +74,11 @@ func (b *Bot) cmdSell(c *ictx, o options) error {
 		}
 		b.tables.SetOfferMessage(of.ID, sent.ID)
 	})
-	return b.privateText(c, b.cat.T(c.lang, "offer.sent", "Player", view.Mention(buyer), "Count", price))
+	sent := b.cat.T(c.lang, "offer.sent", "Player", view.Mention(buyer), "Count", price)
+	if hint := b.fairPrice(c.ctx, c.lang, t, false); hint != "" {
+		sent += "\n" + hint
+	}
+	return b.privateText(c, sent)
 }
 
 // clickOffer: only the buyer's Accept or Decline works.

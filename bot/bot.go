@@ -30,6 +30,7 @@ type Store interface {
 	settingsStore
 	memberLanguageStore
 	statsStore
+	fairStore
 	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
 }
 
@@ -153,6 +154,7 @@ type Bot struct {
 	pics   pictures
 	names  sync.Map // guild + "/" + member -> [2]string{name, username}, for the picture
 	seen   seenIDs
+	hints  sync.Map // rule set and table size -> sim.Result: fair-price hints simulated (fair.go)
 
 	ready chan struct{}
 	stop  chan struct{}

@@ -101,6 +101,8 @@ func commandTree() []subSpec {
 			{key: "bank.auction", name: "auction"},
 			{key: "bank.bid", name: "bid", opts: []optSpec{amount("bank.bid.amount")}},
 		}},
+		{key: "seed", name: "seed", opts: []optSpec{{key: "seed.text", name: "text", typ: discordgo.ApplicationCommandOptionString, required: true}}},
+		{key: "odds", name: "odds"},
 	}
 }
 

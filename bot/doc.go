@@ -19,6 +19,10 @@
 //     client's locale in everything only they read.
 //   - stats.go: /pontoon stats and the leaderboard by net winnings; words.go: each
 //     action's own refusal (err.cannot_now.<verb>).
+//   - fair.go: issue 11's fairness and advice: /pontoon seed, /pontoon odds (simulated
+//     once per rule set after a deferred reply, kept in the store), the bank offer's
+//     fair-price hint, the Hint button (game/sim's Advise), "Shoot & twist" (R9.4) and the
+//     revealed server seed in /pontoon history's file.
 //
 // Tests run the real bot against the fake Discord of package discordtest on a real
 // SQLite file: e2e*_test.go play whole games as members; load_test.go measures.

@@ -46,8 +46,10 @@ func TestShootGame(t *testing.T) {
 	p := h.amount(carol, game.VerbShoot, 0)
 	require.Contains(t, text(p), "✅ You placed no shoot bet.", "a shoot bet of 0 has its own words")
 	h.do(bob, game.VerbTwist) // 16 with three cards: one shoot bet before the fourth (R9.4)
-	h.amount(bob, game.VerbShoot, 10)
-	p = h.do(bob, game.VerbTwist)
+	// R9.4: the three-card shoot goes with the fourth card, so the panel offers them as
+	// one choice, "Shoot & twist".
+	p = h.amount(bob, "shoot_twist", 10)
+	require.Contains(t, text(p), "Shot 10 chips and twisted")
 	require.Contains(t, text(p), "Bust (26)")
 	h.do(carol, game.VerbStick)
 	h.do(alice, game.VerbStay)

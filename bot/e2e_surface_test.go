@@ -26,7 +26,7 @@ func TestCommandsRegistered(t *testing.T) {
 		names = append(names, o.Name)
 	}
 	assert.ElementsMatch(t, []string{"start", "stop", "hand", "balance", "leaderboard", "daily", "give", "grant", "rules", "history", "settings", "bank",
-		"language", "stats"}, names)
+		"language", "stats", "seed", "odds"}, names)
 	h.noFailures()
 }
 

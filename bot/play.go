@@ -207,7 +207,7 @@ func (b *Bot) clickDeal(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	s, err := t.Deal(c.ctx, c.user)
+	s, err := t.Deal(c.ctx, c.user, c.i.ID)
 	if err != nil {
 		return err
 	}
@@ -281,6 +281,9 @@ func (b *Bot) clickAmount(c *ictx, id view.ID) error {
 	if err != nil {
 		return b.refusePanel(c, t, refuse("err.not_a_number"))
 	}
+	if id.Arg == view.ShootTwistVerb {
+		return b.shootTwist(c, t, id, n)
+	}
 	return b.act(c, t, id, game.Action{Player: c.user, Verb: game.Verb(id.Arg), Amount: n})
 }
 
@@ -296,6 +299,9 @@ func (b *Bot) clickAsk(c *ictx, id view.ID) error {
 	}
 	if err := id.Check(s.Round.Number, s.MSeq[c.user]); err != nil {
 		return b.panel(c, b.panelMessage(c, &s, "⛔ "+b.errText(c.lang, err)))
+	}
+	if id.Arg == view.ShootBuyVerb {
+		return b.askShootBuy(c, id, &s)
 	}
 	lo, hi, ok := legalRange(s.Game, c.user, game.Verb(id.Arg))
 	if !ok {
@@ -318,6 +324,9 @@ func legalRange(g *game.Game, member string, verb game.Verb) (int64, int64, bool
 
 // submitAmount applies a typed amount.
 func (b *Bot) submitAmount(c *ictx, id view.ID) error {
+	if id.Arg == view.ShootBuyVerb {
+		return b.submitShootBuy(c, id)
+	}
 	var value string
 	for _, row := range c.i.ModalSubmitData().Components {
 		if r, ok := row.(*discordgo.ActionsRow); ok {

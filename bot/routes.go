@@ -35,6 +35,8 @@ var commandRoutes = map[string]commandHandler{
 	"bank bid":     (*Bot).cmdBid,
 	"language":     (*Bot).cmdLanguage,
 	"stats":        (*Bot).cmdStats,
+	"seed":         (*Bot).cmdSeed,
+	"odds":         (*Bot).cmdOdds,
 }
 
 var componentRoutes = map[string]componentHandler{
@@ -48,6 +50,7 @@ var componentRoutes = map[string]componentHandler{
 	view.KindAsk:    (*Bot).clickAsk,
 	view.KindBoard:  (*Bot).clickBoard,
 	view.KindOffer:  (*Bot).clickOffer,
+	view.KindHint:   (*Bot).clickHint,
 }
 
 var modalRoutes = map[string]componentHandler{

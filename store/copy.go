@@ -30,6 +30,9 @@ var copyTables = []struct {
 	{"table_messages", []string{"table_id", "message_id"}, ""},
 	{"pending_packs", []string{"table_id", "for_round", "pack", "salt", "commitment"}, ""},
 	{"table_stops", []string{"table_id"}, ""},
+	{"shuffle_seeds", []string{"table_id", "commitment", "server_seed", "round_id", "created_at", "revealed_at"}, ""},
+	{"member_seeds", []string{"table_id", "commitment", "seq", "member_id", "seed", "created_at"}, ""},
+	{"odds", []string{"rules", "seats", "report", "created_at"}, ""},
 	{"member_languages", []string{"guild_id", "member_id", "language", "updated_at"}, ""},
 	{"round_results", []string{"round_id", "guild_id", "member_id", "banker", "hands", "pontoons", "tricks", "busts", "net"}, ""},
 }

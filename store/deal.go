@@ -25,7 +25,10 @@ type DealParams struct {
 	// Start builds the round from the balances and the kitty as this transaction sees
 	// them, after the bank's change. An error from it is returned and nothing is written.
 	Start func(balances map[string]int64, kitty int64) (StartRoundParams, error)
-	Now   time.Time
+	// Seed, when the round's pack is freshly shuffled with pontoon-shuffle/1, ties the
+	// table's pending seed to the round and commits to the next (see useSeed).
+	Seed *SeedUse
+	Now  time.Time
 }
 
 // DealRound is a whole deal in one transaction: the cut's change of bank, the members'
@@ -107,13 +110,10 @@ func (s *Store) DealRound(ctx context.Context, p DealParams) (Round, error) {
 	if err := checkTableTransfers(sp.Transfers, p.TableID, true); err != nil {
 		return Round{}, err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO rounds (table_id, number, history, commitment, salt, started_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, p.TableID, p.Number, history, sp.Commitment, sp.Salt, formatTime(p.Now))
-	if err != nil {
-		return Round{}, fmt.Errorf("store: deal: %w", err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
+	// RETURNING id works on SQLite and PostgreSQL alike (pgx has no LastInsertId).
+	var id int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO rounds (table_id, number, history, commitment, salt, started_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, p.TableID, p.Number, history, sp.Commitment, sp.Salt, formatTime(p.Now)).Scan(&id); err != nil {
 		return Round{}, fmt.Errorf("store: deal: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE tables SET round_number = ?, next_pack = NULL WHERE id = ?`, p.Number, p.TableID); err != nil {
@@ -121,6 +121,11 @@ func (s *Store) DealRound(ctx context.Context, p DealParams) (Round, error) {
 	}
 	if err := moveAll(ctx, tx, t.Guild, sp.Transfers, "round start", ledgerRef{table: p.TableID, round: id, seq: 0, now: p.Now}); err != nil {
 		return Round{}, err
+	}
+	if p.Seed != nil {
+		if err := useSeed(ctx, tx, p.TableID, id, *p.Seed, p.Now); err != nil {
+			return Round{}, err
+		}
 	}
 	r, err := roundWhere(ctx, tx, strconv.FormatInt(id, 10), `id = ?`, id)
 	if err != nil {

@@ -54,6 +54,15 @@
 // for sums, no LIMIT -1; dialect.go lists the rest. A new table needs a
 // migration in both dialects (see package migrations) and a line in
 // copyTables. Tests: eachBackend runs a test on both engines.
+// seeds.go keeps each table's pontoon-shuffle/1 server seeds (HISTORY.md,
+// "Seeded shuffles"): the pending one whose commitment the table shows, the
+// members' seeds for it, the one a round was dealt from (DealParams.Seed ties
+// it in the deal's own transaction) and when it was revealed. odds.go keeps a
+// simulation's figures once per rule set and table size.
+//
+// Every method is one transaction: begin, defer Rollback, unexported helpers
+// taking the *sql.Tx, Commit. Either all of a method's changes land or none.
+// The store reads no clock: every method that writes a time takes now.
 //
 // Errors wrap the sentinels in errors.go (ErrInsufficientChips,
 // ErrDuplicateAction, ...), some through typed errors carrying data

@@ -19,6 +19,13 @@
 // table keep the new state. A table whose round recovery could not trust refuses play
 // until a member who may manage the server stops it: the round is voided and every
 // escrow goes back as the ledger holds it (ResolveBroken).
+// Start with Manager (manager.go): it holds the open tables, finds one by id or channel,
+// opens and recovers them. Then Table (table.go) and its commands: play.go (Act, Deal,
+// apply), seats.go (Join, Leave, Stop), bank.go (offers, kitty, auctions), timers.go.
+// seeds.go is the seeded shuffle (pontoon-shuffle/1, HISTORY.md): the pending server seed
+// a table commits to before Deal, members' seeds, the derivation at Deal from the Deal
+// interaction's id, the reveal when the pack is shuffled away; and ActAll, several actions
+// of one click ("Shoot & twist", R9.4). store.go declares the small Store this package needs.
 //
 // # Lock order
 //

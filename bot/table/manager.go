@@ -229,9 +229,21 @@ func (m *Manager) load(ctx context.Context, tb store.Table) (*Table, error) {
 	} else if ok {
 		t.pending = &p
 	}
+	if p, ok, err := m.st.PendingSeed(ctx, tb.ID); err != nil {
+		return nil, err
+	} else if ok {
+		t.seed = &p
+	} else {
+		t.ensureSeed(ctx) // a table opened before seeded shuffles: commit now
+	}
 	if tb.RoundNumber > 0 {
 		if t.round, err = m.st.Round(ctx, tb.ID, tb.RoundNumber); err != nil {
 			return nil, err
+		}
+		if t.round.Finished() && tb.NextPack == nil {
+			// The last round called for a shuffle (R6.1): a seed a crash kept from being
+			// revealed is revealed now.
+			t.revealSeeds(ctx)
 		}
 	}
 	if t.closing, err = m.st.Stopping(ctx, tb.ID); err != nil {
@@ -279,6 +291,7 @@ func (m *Manager) Open(ctx context.Context, p OpenParams) (*Table, Snapshot, err
 	m.mu.Lock()
 	m.keep(t)
 	m.mu.Unlock()
+	t.ensureSeed(ctx)
 	t.preparePack(ctx, tb.RoundNumber+1, nil)
 	return t, t.snapshot(), nil
 }

@@ -77,6 +77,9 @@ func (t *Table) apply(ctx context.Context, a game.Action, interactionID string) 
 		t.owner = g.Banker
 		t.kitty = g.Kitty
 		t.nextPack = p.Finish.NextPack
+		if p.Finish.NextPack == nil {
+			t.revealSeeds(ctx) // R6.1: the pack is shuffled away, so its seed can be told
+		}
 		t.afterRound(ctx)
 		if !t.closed {
 			t.preparePack(ctx, t.round.Number+1, p.Finish.NextPack)
@@ -96,6 +99,7 @@ func (t *Table) afterRound(ctx context.Context) {
 		t.m.log.Error("closing table", "table", t.id, "err", err)
 		return
 	}
+	t.revealSeeds(ctx)
 	t.close()
 }
 
@@ -170,10 +174,15 @@ func (t *Table) between(banker string, bal map[string]int64) (*game.Game, error)
 }
 
 // Deal starts the next round for a seated member: banker, pack (the one committed to,
-// R6.1), first cards.
-func (t *Table) Deal(ctx context.Context, member string) (Snapshot, error) {
-	// The store is the authority on the committed pack; it is read before the lock.
+// R6.1), first cards. interactionID is the id Discord gave the interaction that pressed
+// Deal: a freshly shuffled pack is derived from it (pontoon-shuffle/1).
+func (t *Table) Deal(ctx context.Context, member, interactionID string) (Snapshot, error) {
+	// The store is the authority on the committed pack and seed; they are read before the lock.
 	pending, ok, err := t.m.st.Pending(ctx, t.id)
+	if err != nil {
+		return t.Snapshot(), err
+	}
+	seed, seedOK, err := t.m.st.PendingSeed(ctx, t.id)
 	if err != nil {
 		return t.Snapshot(), err
 	}
@@ -182,13 +191,16 @@ func (t *Table) Deal(ctx context.Context, member string) (Snapshot, error) {
 	if ok && (t.pending == nil || t.pending.ForRound <= pending.ForRound) {
 		t.pending = &pending
 	}
+	if seedOK && (t.seed == nil || t.seed.Commitment != seed.Commitment || len(seed.MemberSeeds) > len(t.seed.MemberSeeds)) {
+		t.seed = &seed
+	}
 	if t.closed {
 		return t.snapshot(), Refuse("err.table_closed")
 	}
 	if !t.seated(member) {
 		return t.snapshot(), Refuse("err.not_seated")
 	}
-	err = t.deal(ctx)
+	err = t.deal(ctx, interactionID)
 	if err != nil {
 		t.m.n.Changed(t) // a cut may have chosen a banker even when the deal waits for a kitty
 	}
@@ -201,7 +213,7 @@ func (t *Table) Deal(ctx context.Context, member string) (Snapshot, error) {
 // first cards. If the store refuses, nothing changed. If the engine refuses the deal
 // after a cut (a Shoot bank with no kitty yet, R9.8), the cut alone is kept: it chose
 // the banker, who is now asked for a kitty. t.mu must be held.
-func (t *Table) deal(ctx context.Context) error {
+func (t *Table) deal(ctx context.Context, interactionID string) error {
 	switch {
 	case t.broken != "":
 		return Refuse("err.table_broken")
@@ -241,6 +253,8 @@ func (t *Table) deal(ctx context.Context) error {
 	// from the last round (R6.1), else a fresh shuffle, committed to now.
 	var pack []game.Card
 	var salt, commitment string
+	var seeded *game.SeededShuffle
+	var seedUse *store.SeedUse
 	var err error
 	if p := t.pending; p != nil && p.ForRound == number && len(p.Pack) == 52*decks {
 		if pack, err = game.ParseCards(p.Pack); err == nil {
@@ -254,12 +268,16 @@ func (t *Table) deal(ctx context.Context) error {
 			pack = nil
 		}
 	}
+	if pack == nil && t.m.opt.Deck != nil {
+		pack = t.m.opt.Deck(decks) // a scripted pack; nil lets the table shuffle
+	}
 	if pack == nil {
-		if pack, err = t.m.shuffled(decks); err != nil {
+		if pack, seeded, seedUse, err = t.seededPack(ctx, interactionID, decks); err != nil {
 			return err
 		}
+		commitment = seeded.Commitment
 	}
-	if salt == "" {
+	if salt == "" && seeded == nil {
 		if salt, err = t.m.randomHex(16); err != nil {
 			return err
 		}
@@ -280,6 +298,10 @@ func (t *Table) deal(ctx context.Context) error {
 		}
 		h := game.History{Format: game.HistoryFormat, Rules: t.cfg.Rules, Table: snap,
 			Rounds: []game.HistoryRound{{Pack: game.CardStrings(pack), Actions: []string{}, Commitment: commitment}}}
+		if seeded != nil {
+			// The seed's commitment and the entropy; the seed itself once the pack is retired.
+			h.Rounds[0].Commitment, h.Rounds[0].SeededShuffle = "", seeded
+		}
 		hj, err := json.Marshal(h)
 		if err != nil {
 			return store.StartRoundParams{}, err
@@ -288,7 +310,7 @@ func (t *Table) deal(ctx context.Context) error {
 		return store.StartRoundParams{TableID: t.id, Number: number, History: string(hj), Commitment: commitment, Salt: salt, Now: now}, nil
 	}
 	r, err := t.m.st.DealRound(ctx, store.DealParams{TableID: t.id, Number: number, Members: seats, Starting: t.m.opt.StartingChips,
-		BankOwner: bankOwner, BankTransfers: bankTs, BankReason: "cut (R1.4)", Start: start, Now: now})
+		BankOwner: bankOwner, BankTransfers: bankTs, BankReason: "cut (R1.4)", Start: start, Seed: seedUse, Now: now})
 	if err != nil {
 		if refused != nil && cut != nil {
 			// The cut stands on its own: it chose the banker, who must now act (R9.8).
@@ -304,6 +326,9 @@ func (t *Table) deal(ctx context.Context) error {
 	t.notice = nil
 	t.pending = nil
 	t.nextPack = nil
+	if seedUse != nil {
+		t.seed = &store.ShuffleSeed{Commitment: seedUse.Next.Commitment, ServerSeed: seedUse.Next.ServerSeed}
+	}
 	t.armTimer()
 	return nil
 }
@@ -319,11 +344,14 @@ func (t *Table) preparePack(ctx context.Context, forRound int, carried []string)
 		pack, _ = game.ParseCards(carried)
 	}
 	var err error
+	if pack == nil && t.m.opt.Deck != nil {
+		pack = t.m.opt.Deck(decks)
+	}
 	if pack == nil {
-		if pack, err = t.m.shuffled(decks); err != nil {
-			t.m.log.Error("next pack not prepared", "table", t.id, "err", err)
-			return
-		}
+		// A fresh pack is derived at the deal (pontoon-shuffle/1): the table shows the
+		// pending seed's commitment instead.
+		t.pending = nil
+		return
 	}
 	salt, err := t.m.randomHex(16)
 	if err != nil {

@@ -80,6 +80,7 @@ func (t *Table) Stop(ctx context.Context, member string, mayManage bool) (StopRe
 		if err := t.m.st.ResolveBroken(ctx, t.id, t.m.now()); err != nil {
 			return 0, t.snapshot(), err
 		}
+		t.revealSeeds(ctx) // the void round's pack is put away with the table
 		t.close()
 		t.m.n.Changed(t)
 		return StopResolved, t.snapshot(), nil
@@ -98,6 +99,7 @@ func (t *Table) Stop(ctx context.Context, member string, mayManage bool) (StopRe
 	if err := t.m.st.CloseTable(ctx, t.id, t.m.now()); err != nil {
 		return 0, t.snapshot(), err
 	}
+	t.revealSeeds(ctx) // the pack is put away with the table
 	t.close()
 	t.m.n.Changed(t)
 	return StopClosed, t.snapshot(), nil

@@ -26,6 +26,9 @@ type Store interface {
 	SetTableMessage(ctx context.Context, tableID int64, messageID string) error
 	SetStopping(ctx context.Context, tableID int64, stopping bool) error
 	ResolveBroken(ctx context.Context, tableID int64, now time.Time) error
+	CommitSeed(ctx context.Context, tableID int64, candidate store.ShuffleSeed, now time.Time) (store.ShuffleSeed, error)
+	AddMemberSeed(ctx context.Context, tableID int64, commitment, member, seed string, limit int, now time.Time) (int, error)
+	RevealSeeds(ctx context.Context, tableID int64, now time.Time) error
 
 	// reads, made with no table lock held
 	TableByID(ctx context.Context, id int64) (store.Table, error)
@@ -36,6 +39,7 @@ type Store interface {
 	TableMessage(ctx context.Context, tableID int64) (string, error)
 	TableState(ctx context.Context, tableID int64) (store.TableState, error)
 	Pending(ctx context.Context, tableID int64) (store.PendingPack, bool, error)
+	PendingSeed(ctx context.Context, tableID int64) (store.ShuffleSeed, bool, error)
 	Round(ctx context.Context, tableID int64, number int) (store.Round, error)
 	RecoverRounds(ctx context.Context) ([]store.Rebuilt, error)
 }

@@ -123,6 +123,7 @@ type Snapshot struct {
 	Cut       *Cut
 	Notice    *Notice
 	Next      *Next
+	Seeds     *Seeds // the next freshly shuffled pack's commitment and member seeds
 	Closing   bool
 	Closed    bool
 	Deadline  time.Time
@@ -177,7 +178,8 @@ type Table struct {
 	notice *Notice
 
 	pending  *store.PendingPack
-	nextPack []string // carried from the last round (R6.1); nil to shuffle
+	seed     *store.ShuffleSeed // the pending pontoon-shuffle/1 seed for the next fresh pack
+	nextPack []string           // carried from the last round (R6.1); nil to shuffle
 
 	recovered bool
 	restart   restartState
@@ -215,6 +217,7 @@ func (t *Table) snapshot() Snapshot {
 		Owner: t.owner, Kitty: t.kitty, MessageID: t.messageID, Game: t.g, MSeq: maps.Clone(t.mseq), LastStake: maps.Clone(t.stakes),
 		Round:  RoundInfo{Number: t.round.Number, Commitment: t.round.Commitment, Salt: t.round.Salt},
 		Broken: t.broken != "", Cut: t.cut, Notice: t.notice, Closing: t.closing, Closed: t.closed, Deadline: t.deadline}
+	s.Seeds = t.seeds()
 	if t.pending != nil {
 		s.Next = &Next{Round: t.pending.ForRound, Commitment: t.pending.Commitment}
 	}

@@ -35,6 +35,7 @@ const (
 	KindModal  = "mod"   // the typed-amount modal; Arg is the verb
 	KindBoard  = "lb"    // a leaderboard page; Round is the page
 	KindOffer  = "offer" // a bank offer's answer; Arg is <offer id>.<accept|decline>
+	KindHint   = "hint"  // a player's Hint: what the documented strategy would do now
 )
 
 // String builds the custom id.

@@ -150,7 +150,14 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 	var buttons, asks []discordgo.MessageComponent
 	var selects []discordgo.MessageComponent
 	seq := t.MSeq[member]
+	shootTwist := shootAndTwist(g, member, moves)
 	for _, m := range moves {
+		if shootTwist && m.Verb == game.VerbShoot {
+			// R9.4: the three-card shoot goes with the card, so the shoot is offered only
+			// together with the twist (see ShootTwistVerb).
+			selects = append(selects, discordgo.ActionsRow{Components: []discordgo.MessageComponent{r.shootTwistSelect(lang, t, member, m)}})
+			continue
+		}
 		if AmountVerbs[m.Verb] {
 			lines = append(lines, r.cat.T(lang, "panel.range", "Verb", r.cat.T(lang, "verb."+string(m.Verb)), "Min", m.Min, "Max", m.Max))
 			selects = append(selects, discordgo.ActionsRow{Components: []discordgo.MessageComponent{r.amountSelect(lang, t, member, m)}})
@@ -163,6 +170,14 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 			style = discordgo.SecondaryButton
 		}
 		buttons = append(buttons, r.button(lang, "verb."+string(m.Verb), style, cid(KindAct, t.ID, t.Round.Number, seq, string(m.Verb))))
+	}
+	if shootTwist {
+		if _, ok := moveOf(moves, game.VerbBuy); ok {
+			asks = append(asks, r.button(lang, "button.shoot_buy", discordgo.PrimaryButton, cid(KindAsk, t.ID, t.Round.Number, seq, ShootBuyVerb)))
+		}
+	}
+	if len(moves) > 0 {
+		buttons = append(buttons, r.button(lang, "button.hint", discordgo.SecondaryButton, cid(KindHint, t.ID, t.Round.Number, 0, "")))
 	}
 	buttons = append(buttons, r.button(lang, "button.refresh", discordgo.SecondaryButton, cid(KindCards, t.ID, t.Round.Number, 0, "")))
 	e.Description = strings.Join(lines, "\n")

@@ -106,9 +106,10 @@ func (r *Renderer) Table(lang string, t *table.Snapshot) Message {
 	if !t.InRound() && t.Next != nil && t.Next.Round == t.Round.Number+1 && !t.Closed {
 		footer = append(footer, r.cat.T(lang, "table.next_commitment", "Round", t.Next.Round, "Commitment", t.Next.Commitment))
 	}
+	footer = append(footer, r.seedLines(lang, t)...)
 	if t.Round.Commitment != "" {
 		footer = append(footer, r.cat.T(lang, "table.commitment", "Round", t.Round.Number, "Commitment", t.Round.Commitment))
-		if g != nil && g.Round != nil && g.Round.Outcome != nil {
+		if g != nil && g.Round != nil && g.Round.Outcome != nil && t.Round.Salt != "" {
 			footer = append(footer, r.cat.T(lang, "table.salt", "Salt", t.Round.Salt))
 		}
 	}
