@@ -54,6 +54,10 @@ type Options struct {
 	Random    io.Reader
 	Deck      func(decks int) []game.Card
 	Logger    *slog.Logger
+	// Serves reports whether this process serves a server's tables (issue 9: with
+	// gateway shards each process recovers only the servers Discord routes to its
+	// shards). Nil serves every server.
+	Serves func(guild string) bool
 }
 
 // Timer is a timer started by Options.AfterFunc; *time.Timer is one.
@@ -305,7 +309,14 @@ func (m *Manager) Recover(ctx context.Context) error {
 		return err
 	}
 	loaded := map[int64]*Table{}
+	serves := m.opt.Serves
+	if serves == nil {
+		serves = func(string) bool { return true }
+	}
 	for _, r := range rebuilt {
+		if !serves(r.Table.Guild) {
+			continue // another shard's process recovers it
+		}
 		t, err := m.load(ctx, r.Table)
 		if err != nil {
 			m.log.Error("table not recovered", "table", r.Table.ID, "err", err)
@@ -329,6 +340,9 @@ func (m *Manager) Recover(ctx context.Context) error {
 		loaded[t.id] = t
 	}
 	for _, tb := range unposted {
+		if !serves(tb.Guild) {
+			continue
+		}
 		if t := loaded[tb.ID]; t != nil {
 			t.restart = restartPost
 			continue
@@ -342,6 +356,9 @@ func (m *Manager) Recover(ctx context.Context) error {
 		loaded[t.id] = t
 	}
 	for _, tb := range stopping {
+		if !serves(tb.Guild) {
+			continue
+		}
 		if loaded[tb.ID] != nil && loaded[tb.ID].round.ID != 0 && !loaded[tb.ID].round.Finished() {
 			continue // closes when its round settles
 		}
