@@ -107,13 +107,10 @@ func (s *Store) DealRound(ctx context.Context, p DealParams) (Round, error) {
 	if err := checkTableTransfers(sp.Transfers, p.TableID, true); err != nil {
 		return Round{}, err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO rounds (table_id, number, history, commitment, salt, started_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, p.TableID, p.Number, history, sp.Commitment, sp.Salt, formatTime(p.Now))
-	if err != nil {
-		return Round{}, fmt.Errorf("store: deal: %w", err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
+	// RETURNING id, not LastInsertId: PostgreSQL's driver has none (dialect.go).
+	var id int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO rounds (table_id, number, history, commitment, salt, started_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, p.TableID, p.Number, history, sp.Commitment, sp.Salt, formatTime(p.Now)).Scan(&id); err != nil {
 		return Round{}, fmt.Errorf("store: deal: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE tables SET round_number = ?, next_pack = NULL WHERE id = ?`, p.Number, p.TableID); err != nil {
