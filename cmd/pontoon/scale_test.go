@@ -212,7 +212,9 @@ func TestShardsOnePostgresSurviveAKill(t *testing.T) {
 	}
 	base := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
 		"PONTOON_DATABASE_URL="+url, "PONTOON_LOG_LEVEL=info", "PONTOON_LOG_FORMAT=json", "PONTOON_DISCORD_SHARD_COUNT=2")
-	env := func(s int) []string { return append(base[:len(base):len(base)], fmt.Sprintf("PONTOON_DISCORD_SHARD_ID=%d", s)) }
+	env := func(s int) []string {
+		return append(base[:len(base):len(base)], fmt.Sprintf("PONTOON_DISCORD_SHARD_ID=%d", s))
+	}
 
 	p0 := startServe(t, bin, env(0), 1)
 	p1 := startServe(t, bin, env(1), 1)
