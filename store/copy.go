@@ -30,6 +30,7 @@ var copyTables = []struct {
 	{"table_messages", []string{"table_id", "message_id"}, ""},
 	{"pending_packs", []string{"table_id", "for_round", "pack", "salt", "commitment"}, ""},
 	{"table_stops", []string{"table_id"}, ""},
+	{"table_leases", []string{"table_id", "holder", "until"}, ""},
 }
 
 // CopyReport is what Copy moved and how both ends audit.
