@@ -169,7 +169,7 @@ func New(st Store, opt Options) (*Bot, error) {
 		stop: make(chan struct{})}
 	b.tables = table.NewManager(st, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
 		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger,
-		Serves: opt.Scale.serves})
+		Serves: opt.Scale.serves, Shared: sharedStore(st, opt.Scale), Holder: newHolder()})
 	b.lang = newLanguages(st, opt.Language)
 	b.pub = newPublisher(b)
 	b.tables.SetNotifier(b.pub)

@@ -35,6 +35,7 @@ type ictx struct {
 	now     time.Time
 	resp    *discordgo.InteractionResponse // the reply, sent by handle once the handler has returned
 	later   []func(context.Context)        // work that may wait on Discord, done after the reply
+	release func()                         // ends a shared table's hold once the reply is out (scale.go); nil if none
 }
 
 // afterReply schedules work that calls Discord (posting a message) for after the reply,
@@ -58,6 +59,7 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 		return
 	}
 	b.send(c)
+	c.done()
 	runLater(c.later)
 }
 
@@ -107,6 +109,12 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction) (c *ictx) {
 	// after a restart it is never applied twice.
 	if !b.seen.first(i.ID) {
 		return nil
+	}
+	if !b.share(c) {
+		return nil
+	}
+	if c.resp != nil {
+		return c // refused before routing
 	}
 	if err := b.route(c); err != nil {
 		b.fail(c, err)

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
@@ -11,6 +13,8 @@ import (
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/httpin"
 	"github.com/pontoon-bot/pontoon/bot/shard"
+	"github.com/pontoon-bot/pontoon/bot/table"
+	"github.com/pontoon-bot/pontoon/bot/view"
 )
 
 // Running as several processes (issue 9): which gateway shards this process runs, or
@@ -131,12 +135,14 @@ func (b *Bot) Route(ctx context.Context, ic *discordgo.InteractionCreate) (*disc
 		return nil, errAnswered
 	}
 	if c.resp == nil {
+		c.done()
 		return nil, fmt.Errorf("interaction %s: no answer", ic.ID)
 	}
-	if later := c.later; len(later) > 0 {
-		if !httpin.Then(ctx, func(context.Context) { runLater(later) }) {
-			go runLater(later)
-		}
+	// The hold on a shared table ends once the answer is out; then the later work.
+	later := c.later
+	if !httpin.Then(ctx, func(context.Context) { c.done(); runLater(later) }) {
+		c.done()
+		go runLater(later)
 	}
 	return c.resp, nil
 }
@@ -144,3 +150,110 @@ func (b *Bot) Route(ctx context.Context, ic *discordgo.InteractionCreate) (*disc
 // REST is the session the bot makes its REST calls with, for an HTTP endpoint's late
 // answers (httpin.Options.Webhooks). Valid after Start.
 func (b *Bot) REST() *discordgo.Session { return b.s }
+
+// Replicas (issue 9): with HTTP interactions, several processes may share one
+// PostgreSQL, and Discord's load balancer may send any click to any of them. Each
+// interaction that names a table is answered under the table's lease (table.Manager's
+// Hold), which rebuilds a copy another replica has changed; the interaction's id is
+// recorded in the store first, so a redelivery or a double click that reaches another
+// replica is refused there too.
+
+// interactionMemory records interaction ids in the store; *store.Store has it.
+type interactionMemory interface {
+	RememberInteraction(ctx context.Context, id string, now time.Time) (first bool, err error)
+}
+
+// newHolder names this process in the tables' leases: random, so that a restarted
+// replica never takes its predecessor's copy for current. It reads crypto/rand, not
+// Options.Random, which scripted tests fix to deal known cards.
+func newHolder() string {
+	var buf [8]byte
+	_, _ = rand.Read(buf[:])
+	return "replica-" + hex.EncodeToString(buf[:])
+}
+
+// shared reports whether this process shares its tables with other replicas.
+func (b *Bot) shared() bool { return b.opt.Scale.HTTP }
+
+// share prepares an interaction for a shared table: it drops one answered by another
+// replica (false), and otherwise claims the table it names, or records why it cannot
+// as c's answer. The hold ends with c.done, once the reply is out, so that no other
+// replica's answer about the table can overtake this one.
+func (b *Bot) share(c *ictx) bool {
+	if !b.shared() {
+		return true
+	}
+	if mem, ok := b.st.(interactionMemory); ok {
+		first, err := mem.RememberInteraction(c.ctx, c.i.ID, c.now)
+		if err != nil {
+			b.fail(c, err)
+			return true
+		}
+		if !first {
+			return false
+		}
+	}
+	id := b.heldTable(c)
+	release, err := b.tables.Hold(c.ctx, id)
+	if err != nil {
+		b.fail(c, err)
+		return true
+	}
+	c.release = release
+	return true
+}
+
+// heldTable is the table an interaction is about: the one its custom id names, or for a
+// command the channel's open table; 0 if none.
+func (b *Bot) heldTable(c *ictx) int64 {
+	var custom string
+	switch c.i.Type {
+	case discordgo.InteractionMessageComponent:
+		custom = c.i.MessageComponentData().CustomID
+	case discordgo.InteractionModalSubmit:
+		custom = c.i.ModalSubmitData().CustomID
+	case discordgo.InteractionApplicationCommand:
+		if tb, err := b.st.TableByChannel(c.ctx, c.guild, c.channel); err == nil {
+			return tb.ID
+		}
+		return 0
+	}
+	if id, ok := view.ParseID(custom); ok {
+		return id.Table
+	}
+	return 0
+}
+
+// done ends the interaction's hold on a shared table.
+func (c *ictx) done() {
+	if c.release != nil {
+		c.release()
+		c.release = nil
+	}
+}
+
+// latest is the table as the store has it now, for a public edit, with the hold to end
+// once the edit is made: a shared table is claimed and, if another replica changed it,
+// reloaded; any other is the copy in memory.
+func (b *Bot) latest(ctx context.Context, t *table.Table) (table.Snapshot, func()) {
+	if !b.shared() {
+		return t.Snapshot(), func() {}
+	}
+	release, err := b.tables.Hold(ctx, t.ID())
+	if err != nil {
+		b.log.Warn("table edit: table not claimed; drawing the copy in memory", "table", t.ID(), "err", err)
+		return t.Snapshot(), func() {}
+	}
+	if cur, err := b.tables.Get(ctx, t.ID()); err == nil {
+		t = cur
+	}
+	return t.Snapshot(), release
+}
+
+// sharedStore is the store's lease methods when this process shares its tables.
+func sharedStore(st Store, sc Scale) table.Shared {
+	if sh, ok := st.(table.Shared); ok && sc.HTTP {
+		return sh
+	}
+	return nil
+}

@@ -9,12 +9,16 @@
 // Start with Manager (manager.go): it holds the open tables, finds one by id or channel,
 // opens and recovers them. Then Table (table.go) and its commands: play.go (Act, Deal,
 // apply), seats.go (Join, Leave, Stop), bank.go (offers, kitty, auctions), timers.go.
-// store.go declares the small Store this package needs.
+// store.go declares the small Store this package needs. shared.go is for processes that
+// share one database's tables (HTTP replicas, issue 9): Hold claims a table's lease in
+// the store and rebuilds a copy another process changed.
 //
 // # Lock order
 //
 // There are three kinds of lock, always taken in this order and never the other way:
 //
+//  0. (shared tables only) a table's hold (Manager.Hold): its lease in the store and this
+//     process's own mutex for it, taken before the table's mu and never while holding it.
 //  1. a Table's mu, held for the whole of one command on that table, so a table applies
 //     its commands one at a time. Nobody holds two tables' locks at once.
 //  2. the Manager's mu, which guards only its maps (tables, offers, auctions) and flags.

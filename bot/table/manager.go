@@ -58,6 +58,11 @@ type Options struct {
 	// gateway shards each process recovers only the servers Discord routes to its
 	// shards). Nil serves every server.
 	Serves func(guild string) bool
+	// Shared, when set, makes this process one of several sharing the store's tables
+	// (shared.go): work on a table happens inside Hold, under the table's lease taken
+	// in Holder's name (unique per process).
+	Shared Shared
+	Holder string
 }
 
 // Timer is a timer started by Options.AfterFunc; *time.Timer is one.
@@ -79,6 +84,7 @@ type Manager struct {
 	auctions map[int64]*Auction
 	closed   bool
 	inflight sync.WaitGroup
+	holds    holds // shared tables' leases, per table (shared.go)
 }
 
 // NewManager builds a manager over a store. SetNotifier must be called before Start.
@@ -179,12 +185,23 @@ func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if m.opt.Shared != nil {
+		if err := m.rebuild(ctx, t); err != nil {
+			return nil, err
+		}
+	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if old, ok := m.tables[id]; ok {
+	old, ok := m.tables[id]
+	if !ok {
+		m.keep(t)
+	}
+	m.mu.Unlock()
+	if ok {
+		t.mu.Lock() // never kept: only its timer (a shared table's) must stop
+		t.stopTimer()
+		t.mu.Unlock()
 		return old, nil
 	}
-	m.keep(t)
 	return t, nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -15,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/bot/shard"
+	"github.com/pontoon-bot/pontoon/store"
 	"github.com/pontoon-bot/pontoon/store/storetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -105,8 +107,9 @@ func (a tableAt) open(logs func() string) {
 		r, err := a.fake.Click(a.channel, a.msg().ID, m, cards)
 		require.NoError(t, err)
 		if id, ok := findID(r.Message, "pt:amt:", ":stake"); ok {
-			_, err := a.fake.Select(a.channel, r.Message.ID, m, id, []string{"1"})
+			sr, err := a.fake.Select(a.channel, r.Message.ID, m, id, []string{"1"})
 			require.NoError(t, err)
+			require.NotContains(t, msgText(sr.Message), "⛔", "logs:\n%s", logs())
 			staked++
 		}
 	}
@@ -294,4 +297,125 @@ func TestHTTPInteractionsPlayARound(t *testing.T) {
 	assert.NotContains(t, p.logs.String(), token)
 	assert.Empty(t, fake.Failures())
 	auditOK(t, bin, env)
+}
+
+// roundActions reads the actions of the channel's current round from the store.
+func roundActions(t *testing.T, url, guild, channel string) []store.Action {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, url)
+	require.NoError(t, err)
+	defer st.Close()
+	tb, err := st.TableByChannel(ctx, guild, channel)
+	require.NoError(t, err)
+	r, err := st.Round(ctx, tb.ID, tb.RoundNumber)
+	require.NoError(t, err)
+	as, err := st.Actions(ctx, r.ID)
+	require.NoError(t, err)
+	return as
+}
+
+// Two replicas answering interactions over HTTP on one PostgreSQL, Discord's load
+// balancer sending the clicks to each in turn: a double click sent to both at once is
+// applied once; the turn timer, armed in both, times a member out once; a forged
+// request is refused 401 and changes nothing; the round plays on to its settlement
+// with every click alternating between the two, and the audit balances.
+func TestHTTPReplicasShareOnePostgres(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	bin := sharedBinary(t)
+	fake := discordtest.New(t, discordtest.WithToken(token))
+	tb := tableAt{t: t, fake: fake, guild: guild, channel: channel}
+	fake.AddGuild(guild, "en-US")
+	fake.AddChannel(guild, channel)
+	for _, p := range players {
+		fake.AddMember(guild, p, "p", 0, "en-US")
+	}
+	base := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
+		"PONTOON_DATABASE_URL="+url, "PONTOON_LOG_FORMAT=json", "PONTOON_GAME_TURN_TIMER=10s",
+		"PONTOON_DISCORD_APPLICATION_ID="+fake.AppID, "PONTOON_DISCORD_PUBLIC_KEY="+fake.PublicKey())
+	var procs []*serveProcess
+	var urls []string
+	for range 2 {
+		addr := freeAddr(t)
+		procs = append(procs, startServe(t, bin, append(base[:len(base):len(base)], "PONTOON_DISCORD_INTERACTIONS_LISTEN="+addr), 1))
+		urls = append(urls, "http://"+addr+"/")
+	}
+	logs := func() string { return procs[0].logs.String() + "\n---\n" + procs[1].logs.String() }
+	require.NoError(t, fake.SetInteractionsEndpoint(urls...))
+	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
+
+	tb.open(logs)
+	// The turn timer (10 s) runs out once, though both replicas have the table.
+	hasTimeout := func() bool {
+		for _, a := range roundActions(t, url, guild, channel) {
+			if a.Verb == "timeout" {
+				return true
+			}
+		}
+		return false
+	}
+	start := time.Now()
+	require.Eventually(t, func() bool { return hasTimeout() || tb.settled() },
+		20*time.Second, 100*time.Millisecond, "no timeout: %s\nlogs:\n%s", msgText(tb.msg()), logs())
+	time.Sleep(time.Until(start.Add(13 * time.Second))) // past one turn, short of two
+	as := roundActions(t, url, guild, channel)
+	var last time.Time
+	timeouts := 0
+	for _, a := range as {
+		if a.Verb == "timeout" {
+			timeouts++
+			assert.GreaterOrEqual(t, a.CreatedAt.Sub(last), 10*time.Second-50*time.Millisecond,
+				"a timeout comes a whole turn after the action before it (seq %d): fired once, not once per replica", a.Seq)
+		}
+		last = a.CreatedAt
+	}
+	if !tb.settled() {
+		assert.Positive(t, timeouts)
+	}
+
+	// A double click sent to both replicas at once is applied once.
+	for m := 0; m < len(players) && !tb.settled(); m++ {
+		cards, _ := findID(tb.msg(), "pt:cards:", "")
+		r, err := fake.Click(channel, tb.msg().ID, players[m], cards)
+		require.NoError(t, err)
+		id, ok := "", false
+		for _, verb := range []string{"stick", "twist"} {
+			if id, ok = findID(r.Message, "pt:act:", ":"+verb); ok {
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		before := len(roundActions(t, url, guild, channel))
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _ = fake.Click(channel, r.Message.ID, players[m], id)
+			}()
+		}
+		wg.Wait()
+		assert.Len(t, roundActions(t, url, guild, channel), before+1, "the double click is applied once")
+		break
+	}
+
+	before := msgText(tb.msg())
+	fake.ForgeNext(discordtest.ForgeWrongKey)
+	cards, _ := findID(tb.msg(), "pt:cards:", "")
+	_, err := fake.Click(channel, tb.msg().ID, players[1], cards)
+	require.ErrorIs(t, err, discordtest.ErrRefused, "a bad signature gets 401")
+	assert.Equal(t, before, msgText(tb.msg()), "a forged request changes nothing")
+
+	tb.playOut(logs)
+	for _, p := range procs {
+		stopServe(t, p)
+	}
+	hits := fake.EndpointHits()
+	assert.Positive(t, hits[urls[0]])
+	assert.Positive(t, hits[urls[1]])
+	assert.NotContains(t, logs(), token)
+	assert.Empty(t, fake.Failures())
+	auditOK(t, bin, base)
 }
