@@ -116,7 +116,7 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction) (c *ictx) {
 	if c.resp != nil {
 		return c // refused before routing
 	}
-	if err := b.route(c); err != nil {
+	if err := b.routeShared(c); err != nil {
 		b.fail(c, err)
 	}
 	return c

@@ -15,6 +15,7 @@ import (
 	"github.com/pontoon-bot/pontoon/bot/shard"
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
+	"github.com/pontoon-bot/pontoon/store"
 )
 
 // Running as several processes (issue 9): which gateway shards this process runs, or
@@ -256,4 +257,33 @@ func sharedStore(st Store, sc Scale) table.Shared {
 		return sh
 	}
 	return nil
+}
+
+// staleRetries bounds how often an interaction on a shared table is routed again after
+// its commit found the replica's copy stale.
+const staleRetries = 3
+
+// routeShared routes the interaction; on a shared table whose commit failed because
+// another replica wrote first (the store's (round, seq) key, or a deal's round number),
+// it rebuilds the table from the store and routes again, up to staleRetries times. The
+// retry sees the table as it now is, so a double click is then refused by the same
+// checks as in one process.
+func (b *Bot) routeShared(c *ictx) error {
+	for attempt := 1; ; attempt++ {
+		err := b.route(c)
+		if !b.shared() || attempt >= staleRetries || !stale(err) {
+			return err
+		}
+		id := b.heldTable(c)
+		b.log.Info("table copy was stale; rebuilt from the store and tried again", "table", id, "attempt", attempt, "err", err)
+		b.tables.Refresh(id)
+		c.resp, c.later = nil, nil
+	}
+}
+
+// stale reports whether err is a store refusal that means the caller's copy of the
+// table is out of date, not that the request was wrong.
+func stale(err error) bool {
+	return errors.Is(err, store.ErrStaleSeq) || errors.Is(err, store.ErrDuplicateAction) ||
+		errors.Is(err, store.ErrStaleRound) || errors.Is(err, store.ErrDuplicateRound)
 }

@@ -164,3 +164,12 @@ func (m *Manager) rebuild(ctx context.Context, t *Table) error {
 	t.armTimer()
 	return nil
 }
+
+// Refresh forgets the cached copy of a shared table whose commit failed as stale (the
+// store's (round, seq) key, a deal's round number): the next Get rebuilds it from the
+// store. Call it inside Hold.
+func (m *Manager) Refresh(id int64) {
+	if m.opt.Shared != nil {
+		m.drop(id)
+	}
+}
