@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -418,4 +419,44 @@ func TestHTTPReplicasShareOnePostgres(t *testing.T) {
 	assert.NotContains(t, logs(), token)
 	assert.Empty(t, fake.Failures())
 	auditOK(t, bin, base)
+}
+
+// TestMain removes the binary sharedBinary built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" {
+		_ = os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
+}
+
+// discord.shards: auto runs every shard GET /gateway/bot recommends in one process,
+// identifies paced by max_concurrency (the fake answers op 9 to one too soon), and
+// serves the servers of each: a table starts in a server on each shard.
+func TestShardsAutoInOneProcess(t *testing.T) {
+	bin := sharedBinary(t)
+	fake := discordtest.New(t, discordtest.WithToken(token), discordtest.WithShards(2, 1))
+	var tables []tableAt
+	for s := range 2 {
+		g := guildOnShard(t, s, 2)
+		ch := fmt.Sprintf("2200000000000000%02d", s)
+		fake.AddGuild(g, "en-US")
+		fake.AddChannel(g, ch)
+		for _, p := range players {
+			fake.AddMember(g, p, "p", 0, "en-US")
+		}
+		tables = append(tables, tableAt{t: t, fake: fake, guild: g, channel: ch})
+	}
+	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
+		"PONTOON_DATABASE_PATH="+storetest.SQLitePath(t), "PONTOON_LOG_FORMAT=json", "PONTOON_DISCORD_SHARDS=auto")
+	p := startServe(t, bin, env, 1)
+	require.Len(t, fake.Sessions(), 2, "one session per recommended shard")
+	for _, tb := range tables {
+		_, err := fake.Command(tb.guild, tb.channel, players[0], "pontoon", []*discordgo.ApplicationCommandInteractionDataOption{{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}})
+		require.NoError(t, err)
+		require.Eventually(t, func() bool { return tb.msg() != nil }, 10*time.Second, 10*time.Millisecond, "no table in %s", tb.guild)
+	}
+	stopServe(t, p)
+	assert.Zero(t, fake.TooFastIdentifies())
+	assert.Empty(t, fake.Failures())
 }
