@@ -86,6 +86,9 @@ type Options struct {
 	// Deck, when set, supplies every freshly shuffled pack (cuts included) instead of a
 	// shuffle seeded from Random: scripted games in tests, like a fixed seed.
 	Deck func(decks int) []game.Card
+	// Scale runs the bot as one of several processes: gateway shards, or HTTP
+	// interactions (issue 9). The zero value is one process with one session.
+	Scale Scale
 }
 
 // Timer is a timer started by Options.AfterFunc; *time.Timer is one.
@@ -145,7 +148,8 @@ type Bot struct {
 	cat    *i18n.Catalog
 	view   *view.Renderer
 	log    *slog.Logger
-	s      *discordgo.Session
+	s      *discordgo.Session // makes every REST call; a shard's session, or REST only
+	shards *discordapi.Shards // the gateway sessions; nil with HTTP interactions
 	appID  string
 	tables *table.Manager
 	pub    *publisher
@@ -156,8 +160,7 @@ type Bot struct {
 	seen   seenIDs
 	hints  sync.Map // rule set and table size -> sim.Result: fair-price hints simulated (fair.go)
 
-	ready chan struct{}
-	stop  chan struct{}
+	stop chan struct{}
 }
 
 // New builds a bot over a store. It does not connect; Start does.
@@ -171,9 +174,10 @@ func New(st Store, opt Options) (*Bot, error) {
 		return nil, err
 	}
 	b := &Bot{opt: opt, st: st, cat: cat, view: view.New(cat), log: opt.Logger, appID: opt.AppID,
-		ready: make(chan struct{}), stop: make(chan struct{})}
+		stop: make(chan struct{})}
 	b.tables = table.NewManager(st, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
-		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger})
+		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger,
+		Serves: opt.Scale.serves, Shared: sharedStore(st, opt.Scale), Holder: newHolder()})
 	b.lang = newLanguages(st, opt.Language)
 	b.mlang = &memberLanguages{st: st}
 	b.pub = newPublisher(b)
@@ -181,41 +185,20 @@ func New(st Store, opt Options) (*Bot, error) {
 	return b, nil
 }
 
-// Start recovers every open table from the store, connects to the gateway and registers
-// the slash commands. It returns once the commands are registered.
+// Start recovers the open tables of the servers this process serves from the store,
+// connects to Discord (the gateway shards of Options.Scale, or REST only for HTTP
+// interactions) and registers the slash commands. It returns once the commands are registered.
 func (b *Bot) Start(ctx context.Context) error {
 	if err := b.tables.Recover(ctx); err != nil {
 		return err
 	}
-	s, err := discordapi.NewSession(b.opt.Token, b.opt.APIURL, b.opt.HTTPClient)
-	if err != nil {
+	if err := b.connect(ctx); err != nil {
 		return err
-	}
-	s.Identify.Intents = discordgo.IntentsGuilds
-	s.ShouldReconnectOnError = true
-	var once sync.Once
-	s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
-		if b.appID == "" && r.Application != nil {
-			b.appID = r.Application.ID
-		}
-		once.Do(func() { close(b.ready) })
-	})
-	s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { b.handle(ic.Interaction) })
-	b.s = s
-	if err := s.Open(); err != nil {
-		return fmt.Errorf("connecting to the Discord gateway: %w", err)
-	}
-	select {
-	case <-b.ready:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(30 * time.Second):
-		return errors.New("the Discord gateway sent no READY within 30s")
 	}
 	if b.appID == "" {
 		return errors.New("no application id: set discord.application_id or let READY carry it")
 	}
-	cmds, err := s.ApplicationCommandBulkOverwrite(b.appID, b.opt.GuildID, b.commands())
+	cmds, err := b.s.ApplicationCommandBulkOverwrite(b.appID, b.opt.GuildID, b.commands())
 	if err != nil {
 		return fmt.Errorf("registering slash commands: %w", err)
 	}
@@ -237,10 +220,7 @@ func (b *Bot) Close() error {
 		close(b.stop)
 	}
 	b.pub.close()
-	if b.s != nil {
-		return b.s.Close()
-	}
-	return nil
+	return b.disconnect()
 }
 
 // now is the bot's clock, truncated to the millisecond the store keeps.

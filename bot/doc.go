@@ -7,8 +7,11 @@
 //   - bot.go: Bot. New builds it over a Store; Start recovers the open tables, connects
 //     and registers /pontoon; Close lets in-flight work finish.
 //   - routes.go: the one route table, slash subcommand name or custom-id kind → handler.
-//   - reply.go: every interaction's way in (handle), the replies, errText (the one place
-//     an error becomes a member's words) and the choice of language.
+//   - reply.go: every interaction's answer (answer; handle posts it over the gateway),
+//     the replies, errText (the one place an error becomes a member's words) and the
+//     choice of language.
+//   - scale.go: several processes (issue 9): gateway shards (Options.Scale), Route for
+//     HTTP interactions (package httpin), and replicas sharing one PostgreSQL's tables.
 //   - play.go, bank.go, economy.go, admin.go: the handlers.
 //   - publish.go: the public messages (tables, offers, auctions), edited with no table
 //     lock held and coalesced per table.

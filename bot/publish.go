@@ -163,13 +163,14 @@ func (p *publisher) work() {
 		st.scheduled, st.busy, st.dirty = false, true, false
 		p.mu.Unlock()
 
-		s := j.t.Snapshot()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		s, release := p.b.latest(ctx, j.t)
 		if s.MessageID != "" {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			lang := p.b.lang.public(ctx, s.Guild, "")
 			p.editTable(ctx, &s, lang)
-			cancel()
 		}
+		release()
+		cancel()
 
 		p.mu.Lock()
 		st.busy = false

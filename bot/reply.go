@@ -35,6 +35,7 @@ type ictx struct {
 	now     time.Time
 	resp    *discordgo.InteractionResponse // the reply, sent by handle once the handler has returned
 	later   []func(context.Context)        // work that may wait on Discord, done after the reply
+	release func()                         // ends a shared table's hold once the reply is out (scale.go); nil if none
 }
 
 // afterReply schedules work that calls Discord (posting a message) for after the reply,
@@ -43,8 +44,9 @@ func (c *ictx) afterReply(f func(context.Context)) { c.later = append(c.later, f
 
 func (c *ictx) manager() bool { return c.perms&discordgo.PermissionManageGuild != 0 }
 
-// handle answers one interaction. It runs in discordgo's handler goroutine: route, then
-// the table, then the view, then the reply.
+// handle answers one interaction that came over the gateway. It runs in discordgo's
+// handler goroutine: answer (route, table, view), post the reply to the callback route,
+// then the work that waits on Discord.
 func (b *Bot) handle(i *discordgo.Interaction) {
 	if !b.tables.Enter() {
 		return
@@ -52,7 +54,34 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	defer b.tables.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c := &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now()}
+	c := b.answer(ctx, i)
+	if c == nil {
+		return
+	}
+	b.send(c)
+	c.done()
+	runLater(c.later)
+}
+
+// runLater does an answer's later work with a context of its own: it may wait on
+// Discord's rate limits well past the interaction's.
+func runLater(later []func(context.Context)) {
+	if len(later) == 0 {
+		return
+	}
+	lctx, lcancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer lcancel()
+	for _, f := range later {
+		f(lctx)
+	}
+}
+
+// answer works out one interaction's reply, the same whether it came over the gateway
+// or as an HTTP POST (Route): route, then the table, then the view. It sends nothing;
+// c.resp is the reply and c.later the work to do once it is out. nil means the
+// interaction was answered before (a redelivery) and must get no second answer.
+func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction) (c *ictx) {
+	c = &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now()}
 	if i.Member != nil && i.Member.User != nil {
 		c.user, c.perms = i.Member.User.ID, i.Member.Permissions
 	} else if i.User != nil {
@@ -63,35 +92,32 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	defer func() {
 		if r := recover(); r != nil {
 			b.log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
-			c.resp = nil
+			c.resp, c.later = nil, nil
 			b.fail(c, errors.New("internal error"))
-			b.send(c)
 		}
 	}()
 	if c.guild == "" || c.user == "" {
 		b.fail(c, refuse("err.guild_only"))
-		b.send(c)
-		return
+		return c
 	}
 	// A redelivered interaction (same id) was answered the first time; answering again
 	// would be refused by Discord. Ids are remembered in memory, so looking writes
 	// nothing; an action also records its id with it in the store (ApplyAction), so even
 	// after a restart it is never applied twice.
 	if !b.seen.first(i.ID) {
-		return
+		return nil
 	}
 	b.noteName(i)
-	if err := b.route(c); err != nil {
+	if !b.share(c) {
+		return nil
+	}
+	if c.resp != nil {
+		return c // refused before routing
+	}
+	if err := b.routeShared(c); err != nil {
 		b.fail(c, err)
 	}
-	b.send(c)
-	if len(c.later) > 0 {
-		lctx, lcancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer lcancel()
-		for _, f := range c.later {
-			f(lctx)
-		}
-	}
+	return c
 }
 
 // send delivers the interaction's one initial response. Handlers only record it, so it

@@ -35,6 +35,7 @@ var copyTables = []struct {
 	{"odds", []string{"rules", "seats", "report", "created_at"}, ""},
 	{"member_languages", []string{"guild_id", "member_id", "language", "updated_at"}, ""},
 	{"round_results", []string{"round_id", "guild_id", "member_id", "banker", "hands", "pontoons", "tricks", "busts", "net"}, ""},
+	{"table_leases", []string{"table_id", "holder", "until"}, ""},
 }
 
 // CopyReport is what Copy moved and how both ends audit.

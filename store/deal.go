@@ -110,7 +110,7 @@ func (s *Store) DealRound(ctx context.Context, p DealParams) (Round, error) {
 	if err := checkTableTransfers(sp.Transfers, p.TableID, true); err != nil {
 		return Round{}, err
 	}
-	// RETURNING id works on SQLite and PostgreSQL alike (pgx has no LastInsertId).
+	// RETURNING id, not LastInsertId: PostgreSQL's driver has none (dialect.go).
 	var id int64
 	if err := tx.QueryRowContext(ctx, `INSERT INTO rounds (table_id, number, history, commitment, salt, started_at)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, p.TableID, p.Number, history, sp.Commitment, sp.Salt, formatTime(p.Now)).Scan(&id); err != nil {

@@ -25,12 +25,17 @@
 // seeds.go is the seeded shuffle (pontoon-shuffle/1, HISTORY.md): the pending server seed
 // a table commits to before Deal, members' seeds, the derivation at Deal from the Deal
 // interaction's id, the reveal when the pack is shuffled away; and ActAll, several actions
-// of one click ("Shoot & twist", R9.4). store.go declares the small Store this package needs.
+// of one click ("Shoot & twist", R9.4).
+// store.go declares the small Store this package needs. shared.go is for processes that
+// share one database's tables (HTTP replicas, issue 9): Hold claims a table's lease in
+// the store and rebuilds a copy another process changed.
 //
 // # Lock order
 //
 // There are three kinds of lock, always taken in this order and never the other way:
 //
+//  0. (shared tables only) a table's hold (Manager.Hold): its lease in the store and this
+//     process's own mutex for it, taken before the table's mu and never while holding it.
 //  1. a Table's mu, held for the whole of one command on that table, so a table applies
 //     its commands one at a time. Nobody holds two tables' locks at once.
 //  2. the Manager's mu, which guards only its maps (tables, offers, auctions) and flags.

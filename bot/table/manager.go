@@ -54,6 +54,15 @@ type Options struct {
 	Random    io.Reader
 	Deck      func(decks int) []game.Card
 	Logger    *slog.Logger
+	// Serves reports whether this process serves a server's tables (issue 9: with
+	// gateway shards each process recovers only the servers Discord routes to its
+	// shards). Nil serves every server.
+	Serves func(guild string) bool
+	// Shared, when set, makes this process one of several sharing the store's tables
+	// (shared.go): work on a table happens inside Hold, under the table's lease taken
+	// in Holder's name (unique per process).
+	Shared Shared
+	Holder string
 }
 
 // Timer is a timer started by Options.AfterFunc; *time.Timer is one.
@@ -75,6 +84,7 @@ type Manager struct {
 	auctions map[int64]*Auction
 	closed   bool
 	inflight sync.WaitGroup
+	holds    holds // shared tables' leases, per table (shared.go)
 }
 
 // NewManager builds a manager over a store. SetNotifier must be called before Start.
@@ -175,12 +185,23 @@ func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if m.opt.Shared != nil {
+		if err := m.rebuild(ctx, t); err != nil {
+			return nil, err
+		}
+	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if old, ok := m.tables[id]; ok {
+	old, ok := m.tables[id]
+	if !ok {
+		m.keep(t)
+	}
+	m.mu.Unlock()
+	if ok {
+		t.mu.Lock() // never kept: only its timer (a shared table's) must stop
+		t.stopTimer()
+		t.mu.Unlock()
 		return old, nil
 	}
-	m.keep(t)
 	return t, nil
 }
 
@@ -318,7 +339,14 @@ func (m *Manager) Recover(ctx context.Context) error {
 		return err
 	}
 	loaded := map[int64]*Table{}
+	serves := m.opt.Serves
+	if serves == nil {
+		serves = func(string) bool { return true }
+	}
 	for _, r := range rebuilt {
+		if !serves(r.Table.Guild) {
+			continue // another shard's process recovers it
+		}
 		t, err := m.load(ctx, r.Table)
 		if err != nil {
 			m.log.Error("table not recovered", "table", r.Table.ID, "err", err)
@@ -342,6 +370,9 @@ func (m *Manager) Recover(ctx context.Context) error {
 		loaded[t.id] = t
 	}
 	for _, tb := range unposted {
+		if !serves(tb.Guild) {
+			continue
+		}
 		if t := loaded[tb.ID]; t != nil {
 			t.restart = restartPost
 			continue
@@ -355,6 +386,9 @@ func (m *Manager) Recover(ctx context.Context) error {
 		loaded[t.id] = t
 	}
 	for _, tb := range stopping {
+		if !serves(tb.Guild) {
+			continue
+		}
 		if loaded[tb.ID] != nil && loaded[tb.ID].round.ID != 0 && !loaded[tb.ID].round.Finished() {
 			continue // closes when its round settles
 		}

@@ -37,14 +37,36 @@ func (t *Table) onTimer(gen int) {
 		return
 	}
 	defer t.m.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if t.m.opt.Shared != nil {
+		// A shared table's timer fires in one process at a time, under its lease; a
+		// copy another process changed since is stale, and the copy loaded afresh arms
+		// a timer for the deadline the store's actions give (shared.go).
+		release, err := t.m.Hold(ctx, t.id)
+		if err != nil {
+			t.m.log.Warn("turn timer: table not claimed; trying again", "table", t.id, "err", err)
+			t.mu.Lock()
+			if gen == t.timerGen {
+				t.timer = t.m.opt.AfterFunc(time.Second, func() { t.onTimer(gen) })
+			}
+			t.mu.Unlock()
+			return
+		}
+		defer release()
+		if !t.m.current(t) {
+			if _, err := t.m.Get(ctx, t.id); err != nil {
+				t.m.log.Error("turn timer: table not reloaded", "table", t.id, "err", err)
+			}
+			return
+		}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if gen != t.timerGen || !t.inRound() {
 		return
 	}
 	t.recovered = false
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	var timedOut []string
 	for _, p := range t.g.ToAct() {
 		if !t.inRound() {

@@ -84,6 +84,7 @@ func serve(parent context.Context, stderr io.Writer) error {
 		TurnTimer: cfg.Game.TurnTimer, StartingChips: cfg.Game.StartingChips, DailyAmount: cfg.Game.DailyAmount,
 		DailyCooldown: cfg.Game.DailyCooldown, DefaultRules: rules, Language: cfg.Game.Language,
 		OfferTTL: cfg.Game.BankOfferTTL, BidWindow: cfg.Game.BidWindow, Logger: log,
+		Scale: scaleOptions(cfg.Discord.Scale),
 	})
 	if err != nil {
 		log.Error("starting the bot", "err", err)
@@ -94,9 +95,16 @@ func serve(parent context.Context, stderr io.Writer) error {
 		_ = b.Close()
 		return exitError{1}
 	}
+	endpoint, err := listenInteractions(cfg.Discord.Scale, b, log)
+	if err != nil {
+		log.Error("starting the interactions endpoint", "err", err)
+		_ = b.Close()
+		return exitError{1}
+	}
 	log.Info("serving; stop with SIGINT or SIGTERM", "database", st.Path())
 	<-ctx.Done()
 	log.Info("shutting down: finishing in-flight actions")
+	endpoint.close()
 	if err := b.Close(); err != nil {
 		log.Warn("closing the gateway", "err", err)
 	}
