@@ -125,7 +125,6 @@ type Server struct {
 	injections   []*injection
 	limits       map[string]rateRule
 	buckets      map[string]*bucket
-	rateLimited  int
 
 	sessions map[string]*gwSession
 	conns    map[*gwConn]bool

@@ -183,11 +183,9 @@ func TestServeSurvivesKill(t *testing.T) {
 	assert.Contains(t, logs, "shutting down")
 	assert.NotContains(t, logs, token, "the token is never logged")
 
-	out, err := exec.Command(bin, "audit").CombinedOutput()
-	_ = out
 	cmd := exec.Command(bin, "audit")
 	cmd.Env = env
-	out, err = cmd.CombinedOutput()
+	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, string(out))
 	assert.Contains(t, string(out), "audit OK")
 	assert.Empty(t, fake.Failures())
