@@ -71,7 +71,7 @@ func (b *Bot) cmdHistory(c *ictx, o options) error {
 // cmdSettings shows or changes the server's defaults (Manage Server): language, house
 // rules and turn timer for tables opened from now on.
 func (b *Bot) cmdSettings(c *ictx, o options) error {
-	if c.perms&discordgo.PermissionManageGuild == 0 {
+	if !canManage(c.perms) {
 		return refuse("err.admin_only")
 	}
 	s := b.settings(c.ctx, c.guild)

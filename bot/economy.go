@@ -128,7 +128,7 @@ func (b *Bot) cmdGive(c *ictx, o options) error {
 }
 
 func (b *Bot) cmdGrant(c *ictx, o options) error {
-	if c.perms&discordgo.PermissionManageGuild == 0 {
+	if !canManage(c.perms) {
 		return refuse("err.admin_only")
 	}
 	to, isBot := optionUser(c, o["member"])

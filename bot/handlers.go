@@ -190,7 +190,7 @@ func (b *Bot) cmdStop(c *ictx) error {
 		return err
 	}
 	defer t.mu.Unlock()
-	if c.user != t.host && c.user != t.banker() && c.perms&discordgo.PermissionManageGuild == 0 {
+	if c.user != t.host && c.user != t.banker() && !canManage(c.perms) {
 		return refuse("err.stop_forbidden")
 	}
 	if t.inRound() {
