@@ -117,18 +117,26 @@ func Open(ctx context.Context, path string) (*Store, error) {
 //   - _stmt_cache_size: each connection keeps its prepared statements, so a
 //     method's dozen statements are not compiled again on every call.
 func dsns(path string) (write, read string, err error) {
+	uri, err := fileURI(path)
+	if err != nil {
+		return "", "", err
+	}
+	base := uri + "?_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=on&_busy_timeout=5000&_stmt_cache_size=64"
+	return base + "&_txlock=immediate", base + "&_txlock=deferred&_query_only=1", nil
+}
+
+// fileURI is path as an absolute file: URI, so that '?', '#' or '%' in a path cannot be
+// taken for parameters; SQLite decodes the escapes.
+func fileURI(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", "", fmt.Errorf("store: database path %q: %w", path, err)
+		return "", fmt.Errorf("store: database path %q: %w", path, err)
 	}
-	// A file: URI so that '?', '#' or '%' in a path cannot be taken for
-	// parameters; SQLite decodes the escapes.
 	u := url.URL{Path: filepath.ToSlash(abs)}
 	if !strings.HasPrefix(u.Path, "/") {
 		u.Path = "/" + u.Path // a Windows drive letter
 	}
-	base := "file:" + u.EscapedPath() + "?_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=on&_busy_timeout=5000&_stmt_cache_size=64"
-	return base + "&_txlock=immediate", base + "&_txlock=deferred&_query_only=1", nil
+	return "file:" + u.EscapedPath(), nil
 }
 
 // Close closes the database. Calls in progress finish first.

@@ -4,7 +4,8 @@
 //	pontoon [serve]            run the bot until SIGINT or SIGTERM (the default)
 //	pontoon replay FILE [--json] replay a hand history (../shared/HISTORY.md)
 //	pontoon migrate            create or upgrade the database, print its version
-//	pontoon audit              check chip conservation; exit 1 if anything is off
+//	pontoon audit [FILE]       check chip conservation (of a backup, given FILE); exit 1 if off
+//	pontoon backup FILE        copy the database consistently while the bot serves
 //
 // Start reading at root.go; each subcommand has its own file.
 package main

@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/store"
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newMigrateCmd, newAuditCmd) }
+func init() { subcommands = append(subcommands, newMigrateCmd, newAuditCmd, newBackupCmd) }
 
 func newMigrateCmd(stdout, stderr io.Writer) *cobra.Command {
 	return &cobra.Command{
@@ -34,11 +35,13 @@ func newMigrateCmd(stdout, stderr io.Writer) *cobra.Command {
 
 func newAuditCmd(stdout, stderr io.Writer) *cobra.Command {
 	return &cobra.Command{
-		Use:   "audit",
+		Use:   "audit [FILE]",
 		Short: "Check that chips are conserved: print each server's totals; exit 1 if anything is off",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withStore(stderr, func(ctx context.Context, _ config.Config, st *store.Store) error {
+		Long: "Audits the configured database, or FILE (a copy made by pontoon backup) when given.\n" +
+			"Exit status 0 when every server's chips are conserved, 1 otherwise.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStoreAt(stderr, args, func(ctx context.Context, _ config.Config, st *store.Store) error {
 				rep, err := st.Audit(ctx)
 				if err != nil {
 					fmt.Fprintln(stderr, err)
@@ -54,11 +57,46 @@ func newAuditCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 }
 
+func newBackupCmd(stdout, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "backup FILE",
+		Short: "Write a consistent copy of the database to FILE (a new file) while the bot serves",
+		Long: "Copies the configured database to FILE, which must not exist, as of one moment, without\n" +
+			"stopping the bot, and checks the copy's integrity. Check its chips with pontoon audit FILE;\n" +
+			"restore it by stopping the bot and putting FILE in place of the database (README: Operations).",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStore(stderr, func(ctx context.Context, cfg config.Config, st *store.Store) error {
+				if err := st.Backup(ctx, args[0]); err != nil {
+					fmt.Fprintln(stderr, err)
+					return exitError{1}
+				}
+				fmt.Fprintf(stdout, "%s: backed up to %s\n", cfg.Database.Path, args[0])
+				return nil
+			})
+		},
+	}
+}
+
 // withStore loads the configuration (no token needed), opens the database and runs f.
 func withStore(stderr io.Writer, f func(context.Context, config.Config, *store.Store) error) error {
+	return withStoreAt(stderr, nil, f)
+}
+
+// withStoreAt is withStore on the file args names, if any, instead of database.path.
+func withStoreAt(stderr io.Writer, args []string, f func(context.Context, config.Config, *store.Store) error) error {
 	cfg, err := loadConfig(stderr, false)
 	if err != nil {
 		return err
+	}
+	if len(args) > 0 {
+		// A copy to check must exist: opening a missing file would create an empty
+		// database and audit it as OK.
+		if _, err := os.Stat(args[0]); err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitError{1}
+		}
+		cfg.Database.Path = args[0]
 	}
 	ctx := context.Background()
 	st, err := store.Open(ctx, cfg.Database.Path)
