@@ -98,7 +98,7 @@ func BenchmarkBareInsert(b *testing.B) {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO bench (v) VALUES (?)`, "x"); err != nil {
 			b.Fatal(err)
 		}
-		if err := commit(tx); err != nil {
+		if err := s.commit(tx, "BareInsert"); err != nil {
 			b.Fatal(err)
 		}
 	}

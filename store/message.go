@@ -25,7 +25,7 @@ func (s *Store) SetTableMessage(ctx context.Context, tableID int64, messageID st
 		ON CONFLICT (table_id) DO UPDATE SET message_id = excluded.message_id`, tableID, messageID); err != nil {
 		return fmt.Errorf("store: table message: %w", err)
 	}
-	return commit(tx)
+	return s.commit(tx, "SetTableMessage")
 }
 
 // TableMessage returns the public message of a table, or "" when none was recorded.

@@ -32,7 +32,7 @@ func (s *Store) RememberInteraction(ctx context.Context, id string, now time.Tim
 	if err != nil {
 		return false, fmt.Errorf("store: remember interaction: %w", err)
 	}
-	return n == 1, commit(tx)
+	return n == 1, s.commit(tx, "RememberInteraction")
 }
 
 // PruneInteractions forgets interaction ids seen more than maxAge before now
@@ -55,7 +55,7 @@ func (s *Store) PruneInteractions(ctx context.Context, now time.Time, maxAge tim
 	if err != nil {
 		return 0, fmt.Errorf("store: prune interactions: %w", err)
 	}
-	return n, commit(tx)
+	return n, s.commit(tx, "PruneInteractions")
 }
 
 // GuildSettings returns the guild's settings document (default house rules,
@@ -102,5 +102,5 @@ func (s *Store) SetGuildSettings(ctx context.Context, guild, settings string, no
 		guild, doc, formatTime(now)); err != nil {
 		return fmt.Errorf("store: set guild settings: %w", err)
 	}
-	return commit(tx)
+	return s.commit(tx, "SetGuildSettings")
 }

@@ -39,7 +39,7 @@ func (s *Store) SetPendingPack(ctx context.Context, tableID int64, p PendingPack
 		commitment = excluded.commitment`, tableID, p.ForRound, string(pack), p.Salt, p.Commitment); err != nil {
 		return fmt.Errorf("store: pending pack: %w", err)
 	}
-	return commit(tx)
+	return s.commit(tx, "SetPendingPack")
 }
 
 // Pending returns the table's pending pack; ok is false when there is none.

@@ -123,7 +123,7 @@ func (s *Store) StartRound(ctx context.Context, p StartRoundParams) (Round, erro
 	if err != nil {
 		return Round{}, err
 	}
-	return r, commit(tx)
+	return r, s.commit(tx, "StartRound")
 }
 
 // RoundFinish is how a round ended, written by the action that ends it.
@@ -247,7 +247,7 @@ func (s *Store) ApplyAction(ctx context.Context, p ApplyParams) error {
 			return fmt.Errorf("store: finish round: %w", err)
 		}
 	}
-	return commit(tx)
+	return s.commit(tx, "ApplyAction")
 }
 
 // unusedInteraction returns ErrDuplicateInteraction if an action carries id.

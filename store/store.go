@@ -30,13 +30,15 @@ type Store struct {
 	r     *sql.DB // read-only connections for queries
 	goose *goose.Provider
 	path  string
+
+	observe func(op string) func(error) // WithCommitObserver; nil: none
 }
 
 // Open opens the SQLite database at path, creating the file if it is missing,
 // and applies every pending migration before it returns. path is a file name;
 // ":memory:" is refused, because an in-memory database is private to one
-// connection and the store uses several.
-func Open(ctx context.Context, path string) (*Store, error) {
+// connection and the store uses several. Options (observe.go) add hooks.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if path == "" || strings.Contains(path, ":memory:") || strings.Contains(path, "mode=memory") {
 		return nil, invalid("database path %q: need a file name", path)
 	}
@@ -60,6 +62,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetConnMaxIdleTime(0)
 
 	s := &Store{w: w, path: path}
+	for _, o := range opts {
+		o(s)
+	}
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -186,9 +191,18 @@ func (s *Store) beginRead(ctx context.Context) (*sql.Tx, error) {
 	return tx, nil
 }
 
-// commit commits tx, wrapping the error.
-func commit(tx *sql.Tx) error {
-	if err := tx.Commit(); err != nil {
+// commit commits tx, the write transaction of method op, telling the commit observer
+// (WithCommitObserver) if there is one, and wraps the error.
+func (s *Store) commit(tx *sql.Tx, op string) error {
+	var done func(error)
+	if s.observe != nil {
+		done = s.observe(op)
+	}
+	err := tx.Commit()
+	if done != nil {
+		done(err)
+	}
+	if err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	return nil

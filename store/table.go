@@ -121,7 +121,7 @@ func (s *Store) OpenTable(ctx context.Context, p OpenTableParams) (Table, error)
 	if err != nil {
 		return Table{}, err
 	}
-	return t, commit(tx)
+	return t, s.commit(tx, "OpenTable")
 }
 
 // TableByChannel returns the channel's open table, or a NotFoundError.
@@ -203,7 +203,7 @@ func (s *Store) CloseTable(ctx context.Context, tableID int64, now time.Time) er
 		formatTime(now), tableID); err != nil {
 		return fmt.Errorf("store: close table: %w", err)
 	}
-	return commit(tx)
+	return s.commit(tx, "CloseTable")
 }
 
 // SetSeats replaces the seats of an open table with members, in clockwise
@@ -249,7 +249,7 @@ func (s *Store) SetSeats(ctx context.Context, tableID int64, members []string, n
 			return fmt.Errorf("store: set seats: %w", err)
 		}
 	}
-	return commit(tx)
+	return s.commit(tx, "SetSeats")
 }
 
 // SetRules replaces an open table's house rules (JSON, opaque to the store).
@@ -270,7 +270,7 @@ func (s *Store) SetRules(ctx context.Context, tableID int64, rules string) error
 	if _, err := tx.ExecContext(ctx, `UPDATE tables SET rules = ? WHERE id = ?`, rules, tableID); err != nil {
 		return fmt.Errorf("store: set rules: %w", err)
 	}
-	return commit(tx)
+	return s.commit(tx, "SetRules")
 }
 
 // TableState is where a table's chips and bank stand.
@@ -366,7 +366,7 @@ func (s *Store) UpdateBank(ctx context.Context, p BankParams) error {
 			return fmt.Errorf("store: update bank: %w", err)
 		}
 	}
-	return commit(tx)
+	return s.commit(tx, "UpdateBank")
 }
 
 const tableColumns = `id, guild_id, channel_id, host_id, rules, bank_owner, status, round_number, next_pack, created_at, closed_at`

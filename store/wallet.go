@@ -66,7 +66,7 @@ func (s *Store) EnsureWallet(ctx context.Context, guild, member string, starting
 	if w, err = wallet(ctx, tx, guild, member); err != nil {
 		return Wallet{}, false, err
 	}
-	return w, true, commit(tx)
+	return w, true, s.commit(tx, "EnsureWallet")
 }
 
 // Wallet returns the member's wallet, or a NotFoundError.
@@ -121,7 +121,7 @@ func (s *Store) ClaimDaily(ctx context.Context, guild, member string, amount int
 	if w, err = wallet(ctx, tx, guild, member); err != nil {
 		return Wallet{}, err
 	}
-	return w, commit(tx)
+	return w, s.commit(tx, "ClaimDaily")
 }
 
 // Give moves chips from one member's wallet to another's. Both wallets must
@@ -160,7 +160,7 @@ func (s *Store) Give(ctx context.Context, guild, from, to string, amount int64, 
 	if toW, err = wallet(ctx, tx, guild, to); err != nil {
 		return Wallet{}, Wallet{}, err
 	}
-	return fromW, toW, commit(tx)
+	return fromW, toW, s.commit(tx, "Give")
 }
 
 // Grant creates chips in the member's wallet from the mint. Whether by may
@@ -189,7 +189,7 @@ func (s *Store) Grant(ctx context.Context, guild, by, to string, amount int64, n
 	if err != nil {
 		return Wallet{}, err
 	}
-	return w, commit(tx)
+	return w, s.commit(tx, "Grant")
 }
 
 // leaderboardOrder is the one ordering of wallets used by Leaderboard and
