@@ -55,6 +55,7 @@ func (b *Bot) leaderboard(c *ictx, page int) message {
 	}
 	standings, total, err := b.st.Leaderboard(c.ctx, c.guild, (page-1)*leaderboardPage, leaderboardPage)
 	if err != nil {
+		c.shown = err
 		return message{Content: "⛔ " + b.errText(c.lang, err)}
 	}
 	pages := max(1, (total+leaderboardPage-1)/leaderboardPage)

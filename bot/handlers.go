@@ -370,6 +370,7 @@ func (b *Bot) act(c *ictx, t *liveTable, a game.Action, onPanel bool) error {
 // panelRefusal answers a refused action on the member's panel: the reason on top of the
 // panel as it now stands, so the next click is a fresh one.
 func (b *Bot) panelRefusal(c *ictx, t *liveTable, err error, onPanel bool) error {
+	c.shown = err
 	m := b.renderPanel(c.lang, t, c.user, "⛔ "+b.errText(c.lang, err))
 	if onPanel {
 		return b.update(c, m)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -38,6 +39,11 @@ type ictx struct {
 	now     time.Time
 	resp    *discordgo.InteractionResponse // the reply, sent by handle once the handler has returned
 	later   []func(context.Context)        // work that may wait on Discord, done after the reply
+
+	log     *slog.Logger // every line about this interaction carries its ids (interactionLogger)
+	kind    string       // interactionKind, for metrics and logs
+	arrived time.Time    // when the event came in: latency is measured from here to the answer
+	shown   error        // the error the answer tells the member about, for the outcome
 }
 
 // afterReply schedules work that calls Discord (posting a message) for after the reply,
@@ -50,9 +56,12 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 		return
 	}
 	defer b.inflight.Done()
+	arrived := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c := &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now()}
+	kind := interactionKind(i)
+	c := &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now(),
+		kind: kind, arrived: arrived, log: interactionLogger(b.log, i, kind)}
 	if i.Member != nil && i.Member.User != nil {
 		c.user, c.perms = i.Member.User.ID, i.Member.Permissions
 	} else if i.User != nil {
@@ -65,7 +74,7 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			b.log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
+			c.log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
 			c.resp = nil
 			b.fail(c, errors.New("internal error"))
 			b.send(c)
@@ -117,9 +126,11 @@ func (b *Bot) send(c *ictx) {
 	if c.resp == nil || b.s == nil {
 		return
 	}
-	if err := b.s.InteractionRespond(c.i, c.resp, discordgo.WithContext(c.ctx)); err != nil {
-		b.log.Warn("interaction response refused", "interaction", c.i.ID, "err", err)
+	err := b.s.InteractionRespond(c.i, c.resp, discordgo.WithContext(c.ctx))
+	if err != nil {
+		c.log.Warn("interaction response refused", "err", err)
 	}
+	b.record(c, err)
 }
 
 // enter counts a piece of work in flight, so Close waits for it; it reports false once the
@@ -142,6 +153,7 @@ func (b *Bot) lockedTable(c *ictx) (*liveTable, error) {
 		return nil, err
 	}
 	t.mu.Lock()
+	c.log = c.log.With("table", t.id, "round", t.round.Number)
 	return t, nil
 }
 
@@ -188,9 +200,10 @@ func (m message) data(flags discordgo.MessageFlags) *discordgo.InteractionRespon
 // to them. It is the one place errors become words.
 func (b *Bot) fail(c *ictx, err error) {
 	if c.resp != nil {
-		b.log.Warn("error after the interaction was answered", "interaction", c.i.ID, "err", err)
+		c.log.Warn("error after the interaction was answered", "err", err)
 		return
 	}
+	c.shown = err
 	_ = b.private(c, message{Content: "⛔ " + b.errText(c.lang, err)})
 }
 
@@ -220,7 +233,8 @@ func (b *Bot) errText(lang string, err error) string {
 	case errors.Is(err, store.ErrDuplicateAction), errors.Is(err, store.ErrDuplicateInteraction), errors.Is(err, store.ErrStaleSeq):
 		return b.cat.T(lang, "err.already_applied")
 	}
-	b.log.Error("unexpected error", "err", err)
+	// An unexpected error is logged, with the interaction's ids, where it is recorded
+	// (record, observe.go).
 	return b.cat.T(lang, "err.internal")
 }
 

@@ -295,6 +295,8 @@ func TestValidateErrors(t *testing.T) {
 		{map[string]string{"PONTOON_GAME_LANGUAGE": "polish please"}, `config: game.language is "polish please", must be a language tag`},
 		{map[string]string{"PONTOON_GAME_BANK_OFFER_TTL": "1h"}, "config: game.bank_offer_ttl is 1h0m0s, must be from 10s to 15m0s"},
 		{map[string]string{"PONTOON_GAME_BID_WINDOW": "1s"}, "config: game.bid_window is 1s, must be from 10s to 10m0s"},
+		{map[string]string{"PONTOON_ADMIN_LISTEN": "9464"}, `config: admin.listen is "9464", must be host:port such as 127.0.0.1:9464`},
+		{map[string]string{"PONTOON_ADMIN_LISTEN": "127.0.0.1:"}, `config: admin.listen is "127.0.0.1:", must be host:port`},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
@@ -314,6 +316,7 @@ func TestValidateErrors(t *testing.T) {
 		{"PONTOON_GAME_TURN_TIMER": "10s"}, {"PONTOON_GAME_TURN_TIMER": "10m"},
 		{"PONTOON_GAME_STARTING_CHIPS": "0"}, {"PONTOON_GAME_LANGUAGE": "pt-BR"}, {"PONTOON_GAME_LANGUAGE": "es-419"},
 		{"PONTOON_DISCORD_API_URL": "http://127.0.0.1:5555/api"}, {"PONTOON_DISCORD_GUILD_ID": "123456789012345678"},
+		{"PONTOON_ADMIN_LISTEN": "127.0.0.1:9464"}, {"PONTOON_ADMIN_LISTEN": ":9464"}, {"PONTOON_ADMIN_LISTEN": "[::1]:0"},
 	} {
 		cfg, err := config.Load("/dev/null", withToken(env))
 		require.NoError(t, err)
