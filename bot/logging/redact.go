@@ -17,10 +17,17 @@ const Redacted = "[redacted]"
 // context deadline exceeded").
 var pathToken = regexp.MustCompile(`(/(?:interactions|webhooks)/[^/\s"'?#]+/)[^/\s"'?#]+`)
 
-// Scrub removes every token from s: the tokens in interaction and webhook paths, and
-// each of secrets (the bot token) wherever it appears. Empty secrets are ignored.
+// fieldToken matches a quoted value named token, as JSON ("token":"…"), Go's %#v
+// (Token:"…") or logfmt (token="…") write it: at debug level discordgo logs every
+// gateway event's payload, and an INTERACTION_CREATE carries the interaction's token.
+var fieldToken = regexp.MustCompile(`(?i)("?token"?\s*[:=]\s*)"(?:[^"\\]|\\.)*"`)
+
+// Scrub removes every token from s: the tokens in interaction and webhook paths, quoted
+// values named token, and each of secrets (the bot token) wherever it appears. Empty
+// secrets are ignored.
 func Scrub(s string, secrets ...string) string {
 	s = pathToken.ReplaceAllString(s, "${1}"+Redacted)
+	s = fieldToken.ReplaceAllString(s, `${1}"`+Redacted+`"`)
 	for _, sec := range secrets {
 		if sec != "" {
 			s = strings.ReplaceAll(s, sec, Redacted)
