@@ -15,7 +15,10 @@
 //   - render.go: the public table and each member's private panel;
 //   - timers.go: turn timers (R7.4) and coalesced public edits;
 //   - economy.go, bank.go, admin.go: balances, bank sales and auctions, history, settings;
-//   - commands.go: the slash command tree, localized from the catalog (package i18n).
+//   - commands.go: the slash command tree, localized from the catalog (package i18n);
+//   - perms.go: who counts as a server admin (Manage Server or Administrator);
+//   - observe.go: what the bot tells its Recorder (package metrics) of each interaction,
+//     the interaction's logger, and the live counts read at scrape time.
 //
 // Custom ids are pt:<kind>:<table>:<round>:<member action count>:<arg>; the round and the
 // member's count make a button from an earlier round or turn (or a double click) a
