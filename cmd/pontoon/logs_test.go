@@ -73,7 +73,7 @@ func (p *breakingProxy) seen() []string {
 // The real binary's log output, at debug level with discordgo's own lines routed into
 // it, holds neither the bot token nor any interaction token, even when an interaction
 // callback fails with discordgo's URL error; that line names the interaction, guild,
-// channel, table and round.
+// channel, table and round, and the metrics count the interaction as failed.
 func TestLogsHoldNoToken(t *testing.T) {
 	bin := buildBinary(t)
 	fake := discordtest.New(t, discordtest.WithToken(token), discordtest.WithWaitTimeout(4*time.Second))
@@ -85,9 +85,10 @@ func TestLogsHoldNoToken(t *testing.T) {
 	proxy := newBreakingProxy(t, fake.URL())
 	db := filepath.Join(t.TempDir(), "pontoon.db")
 	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+proxy.URL,
-		"PONTOON_DATABASE_PATH="+db, "PONTOON_LOG_LEVEL=debug", "PONTOON_LOG_FORMAT=json")
+		"PONTOON_DATABASE_PATH="+db, "PONTOON_LOG_LEVEL=debug", "PONTOON_LOG_FORMAT=json", "PONTOON_ADMIN_LISTEN=127.0.0.1:0")
 	p := startServe(t, bin, env, 1)
 	defer func() { _ = p.cmd.Process.Kill() }()
+	addr := adminAddr(t, p.logs.String())
 
 	_, err := fake.Command(guild, channel, players[0], "pontoon", []*discordgo.ApplicationCommandInteractionDataOption{{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}})
 	require.NoError(t, err)
@@ -115,6 +116,9 @@ func TestLogsHoldNoToken(t *testing.T) {
 	}
 	assert.Equal(t, guild, failed["guild"])
 	assert.Equal(t, "component:join", failed["kind"])
+	failures := scrape(t, addr)
+	assert.Equal(t, 1.0, value(failures, "pontoon_interactions_total", map[string]string{"kind": "component:join", "outcome": "failed", "reason": "response"}),
+		"the unanswered click counts as failed")
 
 	// A later click goes through as usual.
 	_, err = fake.Click(channel, table(fake).ID, players[2], join)
