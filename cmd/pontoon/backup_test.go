@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,7 +18,7 @@ import (
 
 // The real binary's `pontoon backup FILE` copies the database while another process
 // (this test, standing in for the bot) commits actions on it, and `pontoon audit FILE`
-// finds the copy's books balanced. A second backup to the same name is refused, and
+// finds the copy's books balanced without changing it. A second backup to the same name is refused, and
 // auditing a file that does not exist fails instead of creating an empty database.
 func TestBackupWhileServing(t *testing.T) {
 	bin := buildBinary(t)
@@ -91,9 +92,18 @@ func TestBackupWhileServing(t *testing.T) {
 	assert.Positive(t, committed, "actions committed while the backup ran")
 	mu.Unlock()
 
+	sum := func() [32]byte {
+		data, err := os.ReadFile(copyFile)
+		require.NoError(t, err)
+		return sha256.Sum256(data)
+	}
+	before := sum()
 	out, err = run("audit", copyFile)
 	require.NoError(t, err, out)
 	assert.Contains(t, out, "audit OK: 1 guild(s)")
+	assert.Equal(t, before, sum(), "auditing a backup leaves it as it was")
+	_, statErr := os.Stat(copyFile + "-wal")
+	assert.ErrorIs(t, statErr, os.ErrNotExist, "and puts no -wal beside it")
 
 	out, err = run("backup", copyFile)
 	require.Error(t, err, "a backup never overwrites a file")
@@ -101,6 +111,6 @@ func TestBackupWhileServing(t *testing.T) {
 
 	out, err = run("audit", filepath.Join(dir, "missing.db"))
 	require.Error(t, err, out)
-	_, statErr := os.Stat(filepath.Join(dir, "missing.db"))
+	_, statErr = os.Stat(filepath.Join(dir, "missing.db"))
 	assert.ErrorIs(t, statErr, os.ErrNotExist, "auditing a missing file does not create it")
 }

@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/store"
@@ -90,13 +93,13 @@ func withStoreAt(stderr io.Writer, args []string, f func(context.Context, config
 		return err
 	}
 	if len(args) > 0 {
-		// A copy to check must exist: opening a missing file would create an empty
-		// database and audit it as OK.
-		if _, err := os.Stat(args[0]); err != nil {
+		scratch, cleanup, err := scratchCopy(args[0])
+		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitError{1}
 		}
-		cfg.Database.Path = args[0]
+		defer cleanup()
+		cfg.Database.Path = scratch
 	}
 	ctx := context.Background()
 	st, err := store.Open(ctx, cfg.Database.Path)
@@ -106,4 +109,48 @@ func withStoreAt(stderr io.Writer, args []string, f func(context.Context, config
 	}
 	defer st.Close()
 	return f(ctx, cfg, st)
+}
+
+// scratchCopy copies a database file (a backup), and its -wal if it has one, into a
+// temporary directory, so that checking it never changes it: opening a database applies
+// pending migrations and switches it to WAL mode. The file must exist; opening a missing
+// one would create an empty database and audit it as OK.
+func scratchCopy(path string) (scratch string, cleanup func(), err error) {
+	if _, err := os.Stat(path); err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "pontoon-audit-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { _ = os.RemoveAll(dir) }
+	scratch = filepath.Join(dir, "audit.db")
+	for _, suffix := range []string{"", "-wal"} {
+		err := copyFile(path+suffix, scratch+suffix)
+		if suffix != "" && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			cleanup()
+			return "", nil, err
+		}
+	}
+	return scratch, cleanup, nil
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
