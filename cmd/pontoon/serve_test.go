@@ -202,6 +202,7 @@ func TestServeBadConfig(t *testing.T) {
 		{[]string{"PONTOON_DISCORD_TOKEN=" + token, "PONTOON_DISCORD_API_URL=ftp://x"}, "discord.api_url"},
 		{[]string{"PONTOON_DISCORD_TOKEN="}, "discord.token"},
 		{[]string{"PONTOON_DISCORD_TOKEN=" + token, "PONTOON_GAME_RULES_MAX_STAKE=0"}, "game.rules"},
+		{[]string{"PONTOON_DISCORD_TOKEN=" + token, "PONTOON_ADMIN_LISTEN=9464"}, "admin.listen"},
 	} {
 		cmd := exec.Command(bin, "serve")
 		cmd.Dir = t.TempDir()
