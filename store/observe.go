@@ -6,8 +6,12 @@ import (
 	"fmt"
 )
 
-// Option configures Open.
-type Option func(*Store)
+// Option changes how Open opens the database.
+type Option func(*options)
+
+type options struct {
+	observe func(op string) func(error) // WithCommitObserver; nil: none
+}
 
 // WithCommitObserver has the store call observe(op) just before each write transaction
 // commits, op being the method's name ("ApplyAction", "StartRound", ...), and the
@@ -15,7 +19,7 @@ type Option func(*Store)
 // the commit with it (package bot/metrics); the store itself reads no clock. observe
 // must be safe for concurrent use and quick: it runs on the write path.
 func WithCommitObserver(observe func(op string) func(err error)) Option {
-	return func(s *Store) { s.observe = observe }
+	return func(o *options) { o.observe = observe }
 }
 
 // Ping reports whether the database answers: both pools reach the file. It is the

@@ -61,10 +61,11 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 
-	s := &Store{w: w, path: path}
-	for _, o := range opts {
-		o(s)
+	var o options
+	for _, f := range opts {
+		f(&o)
 	}
+	s := &Store{w: w, path: path, observe: o.observe}
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
