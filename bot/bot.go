@@ -14,8 +14,10 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
+	"github.com/pontoon-bot/pontoon/bot/logging"
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
+	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
 )
@@ -58,10 +60,10 @@ type settingsStore interface {
 
 // Options configure a Bot. The zero value of each optional field takes the default noted.
 type Options struct {
-	Token         string // the bot token; used only to open the session, never logged
-	AppID         string // read from READY when empty
-	GuildID       string // register commands in this guild only (development); empty: global
-	APIURL        string // Discord's base URL; https://discord.com when empty
+	Token         config.Secret // the bot token; revealed only to open the session, never logged
+	AppID         string        // read from READY when empty
+	GuildID       string        // register commands in this guild only (development); empty: global
+	APIURL        string        // Discord's base URL; https://discord.com when empty
 	HTTPClient    *http.Client
 	TurnTimer     time.Duration // R7.4; 60s
 	StartingChips int64         // minted the first time a member plays in a server; 0 means none (config's default is 1000)
@@ -83,6 +85,12 @@ type Options struct {
 	// Deck, when set, supplies every freshly shuffled pack (cuts included) instead of a
 	// shuffle seeded from Random: scripted games in tests, like a fixed seed.
 	Deck func(decks int) []game.Card
+
+	// Recorder hears of each interaction, for metrics (package bot/metrics); none when nil.
+	Recorder Recorder
+	// OnSession, when set, is called with the discordgo session before it connects: to
+	// watch gateway events (metrics) or set discordgo's log level.
+	OnSession func(*discordgo.Session)
 }
 
 // Timer is a timer started by Options.AfterFunc; *time.Timer is one.
@@ -121,6 +129,11 @@ func (o *Options) defaults() {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	// Whoever built the logger, no token reaches it.
+	o.Logger = slog.New(logging.Redact(o.Logger.Handler(), o.Token.Reveal()))
+	if o.Recorder == nil {
+		o.Recorder = noRecorder{}
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -179,7 +192,7 @@ func (b *Bot) Start(ctx context.Context) error {
 	if err := b.tables.Recover(ctx); err != nil {
 		return err
 	}
-	s, err := discordapi.NewSession(b.opt.Token, b.opt.APIURL, b.opt.HTTPClient)
+	s, err := discordapi.NewSession(b.opt.Token.Reveal(), b.opt.APIURL, b.opt.HTTPClient)
 	if err != nil {
 		return err
 	}
@@ -193,6 +206,9 @@ func (b *Bot) Start(ctx context.Context) error {
 		once.Do(func() { close(b.ready) })
 	})
 	s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { b.handle(ic.Interaction) })
+	if b.opt.OnSession != nil {
+		b.opt.OnSession(s)
+	}
 	b.s = s
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("connecting to the Discord gateway: %w", err)

@@ -13,6 +13,9 @@
 //   - publish.go: the public messages (tables, offers, auctions), edited with no table
 //     lock held and coalesced per table.
 //   - commands.go: the slash command tree, localized from the catalog (package i18n).
+//   - perms.go: who counts as a server admin (Manage Server or Administrator).
+//   - observe.go: what the bot tells its Recorder (package metrics) of each interaction,
+//     the interaction's logger, and the live counts read at scrape time.
 //
 // Tests run the real bot against the fake Discord of package discordtest on a real
 // SQLite file: e2e*_test.go play whole games as members; load_test.go measures.

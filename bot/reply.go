@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -35,13 +36,20 @@ type ictx struct {
 	now     time.Time
 	resp    *discordgo.InteractionResponse // the reply, sent by handle once the handler has returned
 	later   []func(context.Context)        // work that may wait on Discord, done after the reply
+
+	log     *slog.Logger // every line about this interaction carries its ids (interactionLogger)
+	kind    string       // interactionKind, for metrics and logs
+	arrived time.Time    // when the event came in: latency is measured from here to the answer
+	shown   error        // the error the answer tells the member about, for the outcome
 }
 
 // afterReply schedules work that calls Discord (posting a message) for after the reply,
 // so a slow or rate-limited REST call cannot push the reply past Discord's 3 seconds.
 func (c *ictx) afterReply(f func(context.Context)) { c.later = append(c.later, f) }
 
-func (c *ictx) manager() bool { return c.perms&discordgo.PermissionManageGuild != 0 }
+// manager reports whether the member may run the admin commands (perms.go: Manage
+// Server or Administrator).
+func (c *ictx) manager() bool { return canManage(c.perms) }
 
 // handle answers one interaction. It runs in discordgo's handler goroutine: route, then
 // the table, then the view, then the reply.
@@ -50,9 +58,12 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 		return
 	}
 	defer b.tables.Done()
+	arrived := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c := &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now()}
+	kind := interactionKind(i)
+	c := &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now(),
+		kind: kind, arrived: arrived, log: interactionLogger(b.log, i, kind)}
 	if i.Member != nil && i.Member.User != nil {
 		c.user, c.perms = i.Member.User.ID, i.Member.Permissions
 	} else if i.User != nil {
@@ -65,7 +76,7 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			b.log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
+			c.log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
 			c.resp = nil
 			b.fail(c, errors.New("internal error"))
 			b.send(c)
@@ -102,9 +113,11 @@ func (b *Bot) send(c *ictx) {
 	if c.resp == nil || b.s == nil {
 		return
 	}
-	if err := b.s.InteractionRespond(c.i, c.resp, discordgo.WithContext(c.ctx)); err != nil {
-		b.log.Warn("interaction response refused", "interaction", c.i.ID, "err", err)
+	err := b.s.InteractionRespond(c.i, c.resp, discordgo.WithContext(c.ctx))
+	if err != nil {
+		c.log.Warn("interaction response refused", "err", err)
 	}
+	b.record(c, err)
 }
 
 // respond records the interaction's one initial response for handle to send.
@@ -163,9 +176,10 @@ func data(m view.Message, flags discordgo.MessageFlags) *discordgo.InteractionRe
 // to them.
 func (b *Bot) fail(c *ictx, err error) {
 	if c.resp != nil {
-		b.log.Warn("error after the interaction was answered", "interaction", c.i.ID, "err", err)
+		c.log.Warn("error after the interaction was answered", "err", err)
 		return
 	}
+	c.shown = err
 	_ = b.privateText(c, "⛔ "+b.errText(c.lang, err))
 }
 
@@ -203,8 +217,8 @@ func (b *Bot) errText(lang string, err error) string {
 		return b.cat.T(lang, "err.already_applied")
 	}
 	// Anything else is the store or Discord failing: say plainly that nothing changed
-	// (apply keeps nothing it could not commit) and log the cause for the operator.
-	b.log.Error("unexpected error", "err", err)
+	// (apply keeps nothing it could not commit). The cause is logged, with the
+	// interaction's ids, where the answer is recorded (record, observe.go).
 	return b.cat.T(lang, "err.not_saved")
 }
 

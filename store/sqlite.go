@@ -33,6 +33,7 @@ const maxGroup = 256
 // writeReq is one method body waiting for the SQLite writer.
 type writeReq struct {
 	ctx   context.Context
+	op    string // the method's name, for the commit observer
 	f     func(*txn) error
 	state atomic.Int32 // reqQueued, reqTaken or reqCancelled
 	err   error
@@ -66,8 +67,8 @@ type groupCommit struct {
 // whose ctx ends while f is still queued gets ctx's error and f never runs;
 // once the writer has taken f, the caller waits for it (f's statements see
 // the same ctx and fail quickly).
-func (s *Store) writeSQLite(ctx context.Context, f func(*txn) error) error {
-	r := &writeReq{ctx: ctx, f: f, done: make(chan struct{})}
+func (s *Store) writeSQLite(ctx context.Context, op string, f func(*txn) error) error {
+	r := &writeReq{ctx: ctx, op: op, f: f, done: make(chan struct{})}
 	select {
 	case s.group.reqs <- r:
 	case <-s.group.quit:
@@ -175,7 +176,7 @@ func (s *Store) runGroup(batch []*writeReq) {
 			finish(nil)
 			return
 		}
-		finish(commit(tx))
+		finish(s.commit(tx, r.op))
 		return
 	}
 	for _, r := range live {
@@ -195,7 +196,15 @@ func (s *Store) runGroup(batch []*writeReq) {
 			return
 		}
 	}
-	finish(commit(tx))
+	// The commit carries the bodies that succeeded; a rolled-back one
+	// committed nothing.
+	var ops []string
+	for _, r := range live {
+		if r.err == nil {
+			ops = append(ops, r.op)
+		}
+	}
+	finish(s.commit(tx, ops...))
 }
 
 // runBody runs one body, turning a panic into its error so that the writer
