@@ -7,8 +7,9 @@
 //   - bot.go: Bot. New builds it over a Store; Start recovers the open tables, connects
 //     and registers /pontoon; Close lets in-flight work finish.
 //   - routes.go: the one route table, slash subcommand name or custom-id kind → handler.
-//   - reply.go: every interaction's way in (handle), the replies, errText (the one place
-//     an error becomes a member's words) and the choice of language.
+//   - reply.go: every interaction's way in (handle), the replies, words (the one place
+//     an error becomes a member's words; answers use refusalText or fail, so the metrics
+//     count what the member was told) and the choice of language.
 //   - play.go, bank.go, economy.go, admin.go: the handlers.
 //   - publish.go: the public messages (tables, offers, auctions), edited with no table
 //     lock held and coalesced per table.

@@ -82,10 +82,10 @@ func interactionLogger(log *slog.Logger, i *discordgo.Interaction, kind string) 
 	return l
 }
 
-// outcomeOf classifies the error an answer told the member about (nil: none) as
-// errText words it: "answered"; "refused" with the refusal's code (a catalog key without
-// its "err." prefix, a game.Code, or a store refusal); or "failed" with reason "error"
-// for anything unexpected.
+// outcomeOf classifies the error an answer told the member about (nil: none) the way
+// words puts it into words: "answered"; "refused" with the refusal's code (a catalog
+// key without its "err." prefix, a game.Code, or a store refusal); or "failed" with
+// reason "error" for anything unexpected.
 func outcomeOf(err error) (outcome, reason string) {
 	var r *table.Refusal
 	var ge *game.Error

@@ -64,6 +64,8 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	kind := interactionKind(i)
 	c := &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now(),
 		kind: kind, arrived: arrived, log: interactionLogger(b.log, i, kind)}
+	// What the table logs while doing this interaction's command carries its ids too.
+	c.ctx = table.WithLogger(ctx, c.log)
 	if i.Member != nil && i.Member.User != nil {
 		c.user, c.perms = i.Member.User.ID, i.Member.Permissions
 	} else if i.User != nil {
@@ -101,6 +103,7 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	if len(c.later) > 0 {
 		lctx, lcancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer lcancel()
+		lctx = table.WithLogger(lctx, c.log)
 		for _, f := range c.later {
 			f(lctx)
 		}
@@ -118,6 +121,25 @@ func (b *Bot) send(c *ictx) {
 		c.log.Warn("interaction response refused", "err", err)
 	}
 	b.record(c, err)
+}
+
+// withTable adds the table a command found by its channel (not by a custom id, whose
+// table and round interactionLogger already logs) to every later line about the
+// interaction, the table's own included.
+func (c *ictx) withTable(t *table.Table) {
+	c.log = c.log.With("table", t.ID(), "round", t.Round())
+	c.ctx = table.WithLogger(c.ctx, c.log)
+}
+
+// channelTable is the channel's open table, which every later line about the
+// interaction names (withTable), or a refusal saying there is none.
+func (b *Bot) channelTable(c *ictx) (*table.Table, error) {
+	t, err := b.tables.ByChannel(c.ctx, c.guild, c.channel)
+	if err != nil {
+		return nil, err
+	}
+	c.withTable(t)
+	return t, nil
 }
 
 // respond records the interaction's one initial response for handle to send.
@@ -179,12 +201,21 @@ func (b *Bot) fail(c *ictx, err error) {
 		c.log.Warn("error after the interaction was answered", "err", err)
 		return
 	}
-	c.shown = err
-	_ = b.privateText(c, "⛔ "+b.errText(c.lang, err))
+	_ = b.privateText(c, b.refusalText(c, err))
 }
 
-// errText turns any error into a member's language. It is the one place errors become words.
-func (b *Bot) errText(lang string, err error) string {
+// refusalText is the "⛔ reason" line an answer shows for err, in the member's language.
+// The answer then tells of err, so record counts it as refused (or failed) rather than
+// answered: every reply that shows an error takes its words from here or from fail.
+func (b *Bot) refusalText(c *ictx, err error) string {
+	c.shown = err
+	return "⛔ " + b.words(c.lang, err, c.log)
+}
+
+// words turns any error into a member's language: it is the one place errors become
+// words (an answer uses it through refusalText or fail). What it must log (a refusal
+// with no catalog entry) goes to log, the interaction's.
+func (b *Bot) words(lang string, err error, log *slog.Logger) string {
 	var r *table.Refusal
 	var ge *game.Error
 	var ins *store.InsufficientChipsError
@@ -200,7 +231,7 @@ func (b *Bot) errText(lang string, err error) string {
 		}
 		return b.cat.T(lang, r.Key, args...)
 	case errors.As(err, &ge):
-		return b.gameErrText(lang, ge)
+		return b.gameErrText(lang, ge, log)
 	case errors.As(err, &cd):
 		return b.cat.T(lang, "daily.cooldown", "When", view.RelTime(cd.Next))
 	case errors.As(err, &ins):
@@ -224,7 +255,7 @@ func (b *Bot) errText(lang string, err error) string {
 
 // gameErrText renders an engine refusal: key err.<code>[.<why>] with the error's values,
 // player names shown as mentions.
-func (b *Bot) gameErrText(lang string, e *game.Error) string {
+func (b *Bot) gameErrText(lang string, e *game.Error, log *slog.Logger) string {
 	key := "err." + string(e.Code)
 	var kv []any
 	for k, v := range e.Args {
@@ -253,7 +284,7 @@ func (b *Bot) gameErrText(lang string, e *game.Error) string {
 		}
 	}
 	if !b.cat.Has(key) {
-		b.log.Warn("no catalog entry for a refusal", "key", key)
+		log.Warn("no catalog entry for a refusal", "key", key)
 		key = "err." + string(e.Code)
 	}
 	return b.cat.T(lang, key, kv...)
