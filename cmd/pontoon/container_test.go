@@ -29,8 +29,9 @@ func goLine(t *testing.T) string {
 
 // The Dockerfile builds with cgo on the toolchain go.mod and .ci/run name, in a stage of
 // its own, and runs as a non-root user with the database on a volume and the
-// configuration from the environment. compose.yaml has the bot with that volume and a
-// PostgreSQL service, and takes the secrets from the environment.
+// configuration from the environment. compose.yaml has the bot keep its state in a
+// PostgreSQL service (database.url), started once that service is healthy, and takes the
+// secrets from the environment.
 func TestContainerFiles(t *testing.T) {
 	toolchain := "GOTOOLCHAIN=go" + goLine(t)
 	ci, err := os.ReadFile(filepath.Join(repoRoot, ".ci", "run"))
@@ -59,6 +60,12 @@ func TestContainerFiles(t *testing.T) {
 			Image       string            `yaml:"image"`
 			Environment map[string]string `yaml:"environment"`
 			Volumes     []string          `yaml:"volumes"`
+			DependsOn   map[string]struct {
+				Condition string `yaml:"condition"`
+			} `yaml:"depends_on"`
+			Healthcheck struct {
+				Test []string `yaml:"test"`
+			} `yaml:"healthcheck"`
 		} `yaml:"services"`
 		Volumes map[string]any `yaml:"volumes"`
 	}
@@ -69,6 +76,11 @@ func TestContainerFiles(t *testing.T) {
 	assert.Equal(t, "/data/pontoon.db", bot.Environment["PONTOON_DATABASE_PATH"])
 	assert.True(t, strings.HasPrefix(db.Image, "postgres:"), "db is PostgreSQL: %q", db.Image)
 	assert.Contains(t, db.Environment["POSTGRES_PASSWORD"], "${POSTGRES_PASSWORD:?")
+	url := bot.Environment["PONTOON_DATABASE_URL"]
+	assert.True(t, strings.HasPrefix(url, "postgres://"+db.Environment["POSTGRES_USER"]+":${POSTGRES_PASSWORD"), "the bot uses db: %q", url)
+	assert.Contains(t, url, "@db:5432/"+db.Environment["POSTGRES_DB"])
+	assert.Equal(t, "service_healthy", bot.DependsOn["db"].Condition, "the bot starts once PostgreSQL answers")
+	assert.Contains(t, strings.Join(db.Healthcheck.Test, " "), "pg_isready")
 	assert.Contains(t, compose.Volumes, "pontoon-data")
 }
 
