@@ -1,7 +1,11 @@
 package bot_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -105,4 +109,54 @@ func TestTimersPending(t *testing.T) {
 	require.Contains(t, text(r.Message), "auction has started")
 	assert.Equal(t, 1, h.bot.TimersPending(), "the auction's close")
 	h.noFailures()
+}
+
+// syncBuffer is a bytes.Buffer safe for the bot's goroutines to log into.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// line is the first JSON log line with message msg, or nil.
+func (s *syncBuffer) line(msg string) map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range strings.Split(s.b.String(), "\n") {
+		var rec map[string]any
+		if json.Unmarshal([]byte(l), &rec) == nil && rec["msg"] == msg {
+			return rec
+		}
+	}
+	return nil
+}
+
+// A line logged about an interaction's work after its reply (here Discord refusing the
+// auction's public message) names the interaction, its guild and channel, and the table
+// and round the command found by its channel.
+func TestLogLinesNameTheInteraction(t *testing.T) {
+	var logs syncBuffer
+	h := newHarness(t, func(o *bot.Options) { o.Logger = slog.New(slog.NewJSONHandler(&logs, nil)) })
+	h.seat(alice, shootOpts(), bob, carol)
+	h.deck.push(cutFor(t, 0, 3))
+	h.clickTable(alice, "deal") // alice banks; the kitty is empty, so she may auction (R9.8)
+	tb, err := h.st.TableByChannel(t.Context(), guildID, channelID)
+	require.NoError(t, err)
+
+	h.fake.FailNext("POST /channels/"+channelID+"/messages", 1, 500, 0, "injected")
+	r := h.cmd(alice, group("bank", "auction"))
+	require.Contains(t, text(r.Message), "auction has started")
+	var rec map[string]any
+	require.Eventually(t, func() bool { rec = logs.line("auction not posted"); return rec != nil }, 5*time.Second, 10*time.Millisecond)
+	assert.Equal(t, guildID, rec["guild"])
+	assert.Equal(t, channelID, rec["channel"])
+	assert.Equal(t, "command:bank_auction", rec["kind"])
+	assert.NotEmpty(t, rec["interaction"])
+	assert.Equal(t, float64(tb.ID), rec["table"])
+	assert.Equal(t, float64(tb.RoundNumber), rec["round"])
 }
