@@ -23,6 +23,7 @@ func (b *Bot) cmdHistory(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
+	c.log = c.log.With("table", tb.ID, "round", tb.RoundNumber)
 	if v, ok := o["round"]; ok {
 		r, err := b.st.Round(c.ctx, tb.ID, int(v.IntValue()))
 		if errors.Is(err, store.ErrNotFound) {

@@ -46,7 +46,7 @@ func (b *Bot) cmdSell(c *ictx, o options) error {
 	if v, ok := o["price"]; ok {
 		price = v.IntValue()
 	}
-	t, err := b.tables.ByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.channelTable(c)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (b *Bot) cmdSell(c *ictx, o options) error {
 		sent, err := b.s.ChannelMessageSendComplex(of.Channel, &discordgo.MessageSend{Content: m.Content, Components: m.Components,
 			AllowedMentions: &discordgo.MessageAllowedMentions{Users: []string{buyer}}}, discordgo.WithContext(ctx))
 		if err != nil {
-			b.log.Error("offer not posted", "err", err)
+			c.log.Error("offer not posted", "offer", of.ID, "err", err)
 			b.tables.DropOffer(of.ID)
 			return
 		}
@@ -102,7 +102,7 @@ func (b *Bot) cmdKitty(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	t, err := b.tables.ByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.channelTable(c)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (b *Bot) cmdKitty(c *ictx, o options) error {
 }
 
 func (b *Bot) cmdAuction(c *ictx, _ options) error {
-	t, err := b.tables.ByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.channelTable(c)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func (b *Bot) cmdAuction(c *ictx, _ options) error {
 		sent, err := b.s.ChannelMessageSendComplex(a.Channel, &discordgo.MessageSend{Content: text,
 			AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx))
 		if err != nil {
-			b.log.Error("auction not posted", "err", err)
+			c.log.Error("auction not posted", "err", err)
 			return
 		}
 		b.tables.SetAuctionMessage(a.Table, sent.ID)
@@ -140,7 +140,7 @@ func (b *Bot) cmdBid(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	t, err := b.tables.ByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.channelTable(c)
 	if err != nil {
 		return err
 	}

@@ -14,8 +14,10 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
+	"github.com/pontoon-bot/pontoon/bot/logging"
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
+	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
 )
@@ -61,10 +63,10 @@ type settingsStore interface {
 
 // Options configure a Bot. The zero value of each optional field takes the default noted.
 type Options struct {
-	Token         string // the bot token; used only to open the session, never logged
-	AppID         string // read from READY when empty
-	GuildID       string // register commands in this guild only (development); empty: global
-	APIURL        string // Discord's base URL; https://discord.com when empty
+	Token         config.Secret // the bot token; revealed only to open the session, never logged
+	AppID         string        // read from READY when empty
+	GuildID       string        // register commands in this guild only (development); empty: global
+	APIURL        string        // Discord's base URL; https://discord.com when empty
 	HTTPClient    *http.Client
 	TurnTimer     time.Duration // R7.4; 60s
 	StartingChips int64         // minted the first time a member plays in a server; 0 means none (config's default is 1000)
@@ -89,6 +91,12 @@ type Options struct {
 	// Scale runs the bot as one of several processes: gateway shards, or HTTP
 	// interactions (issue 9). The zero value is one process with one session.
 	Scale Scale
+
+	// Recorder hears of each interaction, for metrics (package bot/metrics); none when nil.
+	Recorder Recorder
+	// OnSession, when set, is called with the discordgo session before it connects: to
+	// watch gateway events (metrics) or set discordgo's log level.
+	OnSession func(*discordgo.Session)
 }
 
 // Timer is a timer started by Options.AfterFunc; *time.Timer is one.
@@ -127,6 +135,11 @@ func (o *Options) defaults() {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	// Whoever built the logger, no token reaches it.
+	o.Logger = slog.New(logging.Redact(o.Logger.Handler(), o.Token.Reveal()))
+	if o.Recorder == nil {
+		o.Recorder = noRecorder{}
 	}
 	if o.Now == nil {
 		o.Now = time.Now

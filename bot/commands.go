@@ -164,9 +164,10 @@ func (b *Bot) buildSub(s subSpec) *discordgo.ApplicationCommandOption {
 func (b *Bot) commands() []*discordgo.ApplicationCommand {
 	desc, descLoc := b.localized("cmd.pontoon.desc")
 	_, nameLoc := b.localized("cmd.pontoon.name")
-	dm := false
+	// Servers only: tables, chips and the bank belong to a server (Contexts replaces the
+	// deprecated dm_permission).
 	cmd := &discordgo.ApplicationCommand{Name: "pontoon", NameLocalizations: nameLoc, Description: desc,
-		DescriptionLocalizations: descLoc, DMPermission: &dm}
+		DescriptionLocalizations: descLoc, Contexts: &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}}
 	for _, s := range commandTree() {
 		cmd.Options = append(cmd.Options, b.buildSub(s))
 	}

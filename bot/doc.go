@@ -8,7 +8,8 @@
 //     and registers /pontoon; Close lets in-flight work finish.
 //   - routes.go: the one route table, slash subcommand name or custom-id kind → handler.
 //   - reply.go: every interaction's answer (answer; handle posts it over the gateway),
-//     the replies, errText (the one place an error becomes a member's words) and the
+//     the replies, words (the one place an error becomes a member's words; answers use
+//     refusalText or fail, so the metrics count what the member was told) and the
 //     choice of language.
 //   - scale.go: several processes (issue 9): gateway shards (Options.Scale), Route for
 //     HTTP interactions (package httpin), and replicas sharing one PostgreSQL's tables.
@@ -26,6 +27,9 @@
 //     once per rule set after a deferred reply, kept in the store), the bank offer's
 //     fair-price hint, the Hint button (game/sim's Advise), "Shoot & twist" (R9.4) and the
 //     revealed server seed in /pontoon history's file.
+//   - perms.go: who counts as a server admin (Manage Server or Administrator).
+//   - observe.go: what the bot tells its Recorder (package metrics) of each interaction,
+//     the interaction's logger, and the live counts read at scrape time.
 //
 // Tests run the real bot against the fake Discord of package discordtest on a real
 // SQLite file: e2e*_test.go play whole games as members; load_test.go measures.

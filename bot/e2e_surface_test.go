@@ -21,6 +21,9 @@ func TestCommandsRegistered(t *testing.T) {
 	h := newHarness(t, nil)
 	cmds := h.fake.Commands("")
 	require.Len(t, cmds, 1)
+	// Servers only, said with contexts rather than the deprecated dm_permission.
+	require.NotNil(t, cmds[0].Contexts)
+	assert.Equal(t, []discordgo.InteractionContextType{discordgo.InteractionContextGuild}, *cmds[0].Contexts)
 	var names []string
 	for _, o := range cmds[0].Options {
 		names = append(names, o.Name)

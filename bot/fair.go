@@ -139,8 +139,12 @@ func (b *Bot) cmdOdds(c *ictx, _ options) error {
 		rep, err := b.odds(ctx, rules, seated)
 		var m view.Message
 		if err != nil {
-			b.log.Error("odds", "err", err)
-			m = view.Message{Content: "⛔ " + b.errText(lang, err)}
+			log, ok := table.LoggerFrom(ctx)
+			if !ok {
+				log = b.log
+			}
+			log.Error("odds", "err", err)
+			m = view.Message{Content: "⛔ " + b.words(lang, err, log)}
 		} else {
 			m = b.view.Odds(lang, rep, ownEffects(rules, rep))
 		}
@@ -207,7 +211,7 @@ func (b *Bot) shootTwist(c *ictx, t *table.Table, id view.ID, amount int64) erro
 		if s.Closed {
 			return err
 		}
-		return b.panel(c, b.panelMessage(c, &s, "⛔ "+b.errText(c.lang, err)))
+		return b.panel(c, b.panelMessage(c, &s, b.refusalText(c, err)))
 	}
 	return b.panel(c, b.panelMessage(c, &s, b.view.ShootTwistDone(c.lang, amount)))
 }
@@ -243,7 +247,7 @@ func (b *Bot) askShootBuy(c *ictx, id view.ID, s *table.Snapshot) error {
 		}
 	}
 	if !okS || !okB {
-		return b.panel(c, b.panelMessage(c, s, "⛔ "+b.errText(c.lang, refuse("err.not_now"))))
+		return b.panel(c, b.panelMessage(c, s, b.refusalText(c, refuse("err.not_now"))))
 	}
 	return b.respond(c, b.view.ShootBuyModal(c.lang, id, shoot, buy))
 }
@@ -279,7 +283,7 @@ func (b *Bot) submitShootBuy(c *ictx, id view.ID) error {
 		if s.Closed {
 			return err
 		}
-		return b.panel(c, b.panelMessage(c, &s, "⛔ "+b.errText(c.lang, err)))
+		return b.panel(c, b.panelMessage(c, &s, b.refusalText(c, err)))
 	}
 	return b.panel(c, b.panelMessage(c, &s, b.view.ShootBuyDone(c.lang, shoot, buy)))
 }

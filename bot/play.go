@@ -105,17 +105,18 @@ func (b *Bot) cmdStart(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
+	c.withTable(t)
 	pub, i, lang := c.pub, c.i, c.lang
 	c.afterReply(func(ctx context.Context) {
 		if err := b.pub.post(ctx, t, pub); err != nil {
 			// Discord refused the table although app_permissions allowed it: close it again
 			// and tell the member, rather than leave a table nobody sees.
 			if err := t.Abandon(ctx); err != nil {
-				b.log.Error("unposted table not closed", "table", t.ID(), "err", err)
+				c.log.Error("unposted table not closed", "err", err)
 			}
 			if _, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: b.cat.T(lang, "start.post_failed"),
 				Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx)); err != nil {
-				b.log.Warn("post failure not told", "err", err)
+				c.log.Warn("post failure not told", "err", err)
 			}
 		}
 	})
@@ -123,7 +124,7 @@ func (b *Bot) cmdStart(c *ictx, o options) error {
 }
 
 func (b *Bot) cmdStop(c *ictx, _ options) error {
-	t, err := b.tables.ByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.channelTable(c)
 	if err != nil {
 		return err
 	}
@@ -153,7 +154,7 @@ func (b *Bot) panelMessage(c *ictx, s *table.Snapshot, notice string) view.Messa
 }
 
 func (b *Bot) cmdHand(c *ictx, _ options) error {
-	t, err := b.tables.ByChannel(c.ctx, c.guild, c.channel)
+	t, err := b.channelTable(c)
 	if err != nil {
 		return err
 	}
@@ -162,7 +163,7 @@ func (b *Bot) cmdHand(c *ictx, _ options) error {
 }
 
 func (b *Bot) cmdRules(c *ictx, _ options) error {
-	if t, err := b.tables.ByChannel(c.ctx, c.guild, c.channel); err == nil {
+	if t, err := b.channelTable(c); err == nil {
 		s := t.Snapshot()
 		return b.private(c, b.view.Rules(c.lang, s.Config.Rules, s.Config.Turn(), false))
 	}
@@ -246,7 +247,7 @@ func (b *Bot) act(c *ictx, t *table.Table, id view.ID, a game.Action) error {
 		if s.Closed {
 			return err
 		}
-		return b.panel(c, b.panelMessage(c, &s, "⛔ "+b.errText(c.lang, err)))
+		return b.panel(c, b.panelMessage(c, &s, b.refusalText(c, err)))
 	}
 	return b.panel(c, b.panelMessage(c, &s, b.view.Done(c.lang, a)))
 }
@@ -257,7 +258,7 @@ func (b *Bot) refusePanel(c *ictx, t *table.Table, err error) error {
 	if s.Closed {
 		return refuse("err.table_closed")
 	}
-	return b.panel(c, b.panelMessage(c, &s, "⛔ "+b.errText(c.lang, err)))
+	return b.panel(c, b.panelMessage(c, &s, b.refusalText(c, err)))
 }
 
 func (b *Bot) clickAct(c *ictx, id view.ID) error {
@@ -298,14 +299,14 @@ func (b *Bot) clickAsk(c *ictx, id view.ID) error {
 		return refuse("err.table_closed")
 	}
 	if err := id.Check(s.Round.Number, s.MSeq[c.user]); err != nil {
-		return b.panel(c, b.panelMessage(c, &s, "⛔ "+b.errText(c.lang, err)))
+		return b.panel(c, b.panelMessage(c, &s, b.refusalText(c, err)))
 	}
 	if id.Arg == view.ShootBuyVerb {
 		return b.askShootBuy(c, id, &s)
 	}
 	lo, hi, ok := legalRange(s.Game, c.user, game.Verb(id.Arg))
 	if !ok {
-		return b.panel(c, b.panelMessage(c, &s, "⛔ "+b.errText(c.lang, refuse("err.not_now"))))
+		return b.panel(c, b.panelMessage(c, &s, b.refusalText(c, refuse("err.not_now"))))
 	}
 	return b.respond(c, b.view.AmountModal(c.lang, id, lo, hi))
 }

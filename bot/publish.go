@@ -222,14 +222,19 @@ func (p *publisher) edit(ctx context.Context, channel, id string, m view.Message
 func (p *publisher) post(ctx context.Context, t *table.Table, lang string) error {
 	s := t.Snapshot()
 	m := p.b.view.Table(lang, &s)
+	// A start's post logs with the interaction's ids; a restart's with the table's.
+	log, ok := table.LoggerFrom(ctx)
+	if !ok {
+		log = p.b.log.With("table", s.ID)
+	}
 	sent, err := p.b.s.ChannelMessageSendComplex(s.Channel, &discordgo.MessageSend{Embeds: m.Embeds, Components: m.Components,
 		AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx))
 	if err != nil {
-		p.b.log.Error("table message not posted", "table", s.ID, "err", err)
+		log.Error("table message not posted", "err", err)
 		return err
 	}
 	if err := t.SetMessage(ctx, sent.ID); err != nil {
-		p.b.log.Error("table message not recorded", "table", s.ID, "err", err)
+		log.Error("table message not recorded", "err", err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -36,13 +37,20 @@ type ictx struct {
 	resp    *discordgo.InteractionResponse // the reply, sent by handle once the handler has returned
 	later   []func(context.Context)        // work that may wait on Discord, done after the reply
 	release func()                         // ends a shared table's hold once the reply is out (scale.go); nil if none
+
+	log     *slog.Logger // every line about this interaction carries its ids (interactionLogger)
+	kind    string       // interactionKind, for metrics and logs
+	arrived time.Time    // when the event came in: latency is measured from here to the answer
+	shown   error        // the error the answer tells the member about, for the outcome
 }
 
 // afterReply schedules work that calls Discord (posting a message) for after the reply,
 // so a slow or rate-limited REST call cannot push the reply past Discord's 3 seconds.
 func (c *ictx) afterReply(f func(context.Context)) { c.later = append(c.later, f) }
 
-func (c *ictx) manager() bool { return c.perms&discordgo.PermissionManageGuild != 0 }
+// manager reports whether the member may run the admin commands (perms.go: Manage
+// Server or Administrator).
+func (c *ictx) manager() bool { return canManage(c.perms) }
 
 // handle answers one interaction that came over the gateway. It runs in discordgo's
 // handler goroutine: answer (route, table, view), post the reply to the callback route,
@@ -52,24 +60,26 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 		return
 	}
 	defer b.tables.Done()
+	arrived := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c := b.answer(ctx, i)
+	c := b.answer(ctx, i, arrived)
 	if c == nil {
 		return
 	}
 	b.send(c)
 	c.done()
-	runLater(c.later)
+	runLater(table.WithLogger(context.Background(), c.log), c.later)
 }
 
-// runLater does an answer's later work with a context of its own: it may wait on
-// Discord's rate limits well past the interaction's.
-func runLater(later []func(context.Context)) {
+// runLater does an answer's later work with a context of its own (carrying the
+// interaction's logger from base): it may wait on Discord's rate limits well past the
+// interaction's.
+func runLater(base context.Context, later []func(context.Context)) {
 	if len(later) == 0 {
 		return
 	}
-	lctx, lcancel := context.WithTimeout(context.Background(), 60*time.Second)
+	lctx, lcancel := context.WithTimeout(base, 60*time.Second)
 	defer lcancel()
 	for _, f := range later {
 		f(lctx)
@@ -80,8 +90,13 @@ func runLater(later []func(context.Context)) {
 // or as an HTTP POST (Route): route, then the table, then the view. It sends nothing;
 // c.resp is the reply and c.later the work to do once it is out. nil means the
 // interaction was answered before (a redelivery) and must get no second answer.
-func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction) (c *ictx) {
-	c = &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now()}
+// arrived is when the event came in, for the latency the Recorder hears of.
+func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, arrived time.Time) (c *ictx) {
+	kind := interactionKind(i)
+	c = &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now(),
+		kind: kind, arrived: arrived, log: interactionLogger(b.log, i, kind)}
+	// What the table logs while doing this interaction's command carries its ids too.
+	c.ctx = table.WithLogger(ctx, c.log)
 	if i.Member != nil && i.Member.User != nil {
 		c.user, c.perms = i.Member.User.ID, i.Member.Permissions
 	} else if i.User != nil {
@@ -91,7 +106,7 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction) (c *ictx) {
 	c.lang = b.memberLang(ctx, c.guild, c.user, string(i.Locale), c.pub)
 	defer func() {
 		if r := recover(); r != nil {
-			b.log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
+			c.log.Error("handler panic", "panic", r, "stack", string(debug.Stack()))
 			c.resp, c.later = nil, nil
 			b.fail(c, errors.New("internal error"))
 		}
@@ -126,9 +141,30 @@ func (b *Bot) send(c *ictx) {
 	if c.resp == nil || b.s == nil {
 		return
 	}
-	if err := b.s.InteractionRespond(c.i, c.resp, discordgo.WithContext(c.ctx)); err != nil {
-		b.log.Warn("interaction response refused", "interaction", c.i.ID, "err", err)
+	err := b.s.InteractionRespond(c.i, c.resp, discordgo.WithContext(c.ctx))
+	if err != nil {
+		c.log.Warn("interaction response refused", "err", err)
 	}
+	b.record(c, err)
+}
+
+// withTable adds the table a command found by its channel (not by a custom id, whose
+// table and round interactionLogger already logs) to every later line about the
+// interaction, the table's own included.
+func (c *ictx) withTable(t *table.Table) {
+	c.log = c.log.With("table", t.ID(), "round", t.Round())
+	c.ctx = table.WithLogger(c.ctx, c.log)
+}
+
+// channelTable is the channel's open table, which every later line about the
+// interaction names (withTable), or a refusal saying there is none.
+func (b *Bot) channelTable(c *ictx) (*table.Table, error) {
+	t, err := b.tables.ByChannel(c.ctx, c.guild, c.channel)
+	if err != nil {
+		return nil, err
+	}
+	c.withTable(t)
+	return t, nil
 }
 
 // respond records the interaction's one initial response for handle to send.
@@ -187,14 +223,24 @@ func data(m view.Message, flags discordgo.MessageFlags) *discordgo.InteractionRe
 // to them.
 func (b *Bot) fail(c *ictx, err error) {
 	if c.resp != nil {
-		b.log.Warn("error after the interaction was answered", "interaction", c.i.ID, "err", err)
+		c.log.Warn("error after the interaction was answered", "err", err)
 		return
 	}
-	_ = b.privateText(c, "⛔ "+b.errText(c.lang, err))
+	_ = b.privateText(c, b.refusalText(c, err))
 }
 
-// errText turns any error into a member's language. It is the one place errors become words.
-func (b *Bot) errText(lang string, err error) string {
+// refusalText is the "⛔ reason" line an answer shows for err, in the member's language.
+// The answer then tells of err, so record counts it as refused (or failed) rather than
+// answered: every reply that shows an error takes its words from here or from fail.
+func (b *Bot) refusalText(c *ictx, err error) string {
+	c.shown = err
+	return "⛔ " + b.words(c.lang, err, c.log)
+}
+
+// words turns any error into a member's language: it is the one place errors become
+// words (an answer uses it through refusalText or fail). What it must log (a refusal
+// with no catalog entry) goes to log, the interaction's.
+func (b *Bot) words(lang string, err error, log *slog.Logger) string {
 	var r *table.Refusal
 	var ge *game.Error
 	var ins *store.InsufficientChipsError
@@ -210,7 +256,7 @@ func (b *Bot) errText(lang string, err error) string {
 		}
 		return b.cat.T(lang, r.Key, args...)
 	case errors.As(err, &ge):
-		return b.gameErrText(lang, ge)
+		return b.gameErrText(lang, ge, log)
 	case errors.As(err, &cd):
 		return b.cat.T(lang, "daily.cooldown", "When", view.RelTime(cd.Next))
 	case errors.As(err, &ins):
@@ -227,14 +273,14 @@ func (b *Bot) errText(lang string, err error) string {
 		return b.cat.T(lang, "err.already_applied")
 	}
 	// Anything else is the store or Discord failing: say plainly that nothing changed
-	// (apply keeps nothing it could not commit) and log the cause for the operator.
-	b.log.Error("unexpected error", "err", err)
+	// (apply keeps nothing it could not commit). The cause is logged, with the
+	// interaction's ids, where the answer is recorded (record, observe.go).
 	return b.cat.T(lang, "err.not_saved")
 }
 
 // gameErrText renders an engine refusal: key err.<code>[.<why>] with the error's values,
 // player names shown as mentions.
-func (b *Bot) gameErrText(lang string, e *game.Error) string {
+func (b *Bot) gameErrText(lang string, e *game.Error, log *slog.Logger) string {
 	key := "err." + string(e.Code)
 	if k := cannotNowKey(e); k != "" && b.cat.Has(k) {
 		key = k // the action's own words, not a sentence built around its label
@@ -259,7 +305,7 @@ func (b *Bot) gameErrText(lang string, e *game.Error) string {
 		kv = append(kv, "Rule", e.Rule)
 	}
 	if !b.cat.Has(key) {
-		b.log.Warn("no catalog entry for a refusal", "key", key)
+		log.Warn("no catalog entry for a refusal", "key", key)
 		key = "err." + string(e.Code)
 	}
 	return b.cat.T(lang, key, kv...)

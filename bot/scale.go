@@ -55,9 +55,12 @@ func (b *Bot) connect(ctx context.Context) error {
 		if b.appID == "" {
 			return errors.New("interactions over HTTP need discord.application_id: no gateway READY carries it")
 		}
-		s, err := discordapi.NewSession(b.opt.Token, b.opt.APIURL, b.opt.HTTPClient)
+		s, err := discordapi.NewSession(b.opt.Token.Reveal(), b.opt.APIURL, b.opt.HTTPClient)
 		if err != nil {
 			return err
+		}
+		if b.opt.OnSession != nil {
+			b.opt.OnSession(s)
 		}
 		b.s = s // never opened: REST only
 		return nil
@@ -75,7 +78,7 @@ func (b *Bot) connect(ctx context.Context) error {
 			close(allReady)
 		}
 	}
-	sh, err := discordapi.OpenShards(ctx, discordapi.ShardConfig{Token: b.opt.Token, BaseURL: b.opt.APIURL, Client: b.opt.HTTPClient,
+	sh, err := discordapi.OpenShards(ctx, discordapi.ShardConfig{Token: b.opt.Token.Reveal(), BaseURL: b.opt.APIURL, Client: b.opt.HTTPClient,
 		ShardID: sc.ShardID, ShardCount: sc.ShardCount, Auto: sc.Auto, Window: sc.IdentifyWindow,
 		Setup: func(s *discordgo.Session) {
 			s.Identify.Intents = discordgo.IntentsGuilds
@@ -90,6 +93,9 @@ func (b *Bot) connect(ctx context.Context) error {
 				check()
 			})
 			s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { b.handle(ic.Interaction) })
+			if b.opt.OnSession != nil {
+				b.opt.OnSession(s) // metrics watch each shard's gateway events
+			}
 		}})
 	if err != nil {
 		return fmt.Errorf("connecting to the Discord gateway: %w", err)
@@ -131,7 +137,7 @@ func (b *Bot) Route(ctx context.Context, ic *discordgo.InteractionCreate) (*disc
 	defer b.tables.Done()
 	actx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	c := b.answer(actx, ic.Interaction)
+	c := b.answer(actx, ic.Interaction, time.Now())
 	if c == nil {
 		return nil, errAnswered
 	}
@@ -141,9 +147,10 @@ func (b *Bot) Route(ctx context.Context, ic *discordgo.InteractionCreate) (*disc
 	}
 	// The hold on a shared table ends once the answer is out; then the later work.
 	later := c.later
-	if !httpin.Then(ctx, func(context.Context) { c.done(); runLater(later) }) {
+	base := table.WithLogger(context.Background(), c.log)
+	if !httpin.Then(ctx, func(context.Context) { c.done(); runLater(base, later) }) {
 		c.done()
-		go runLater(later)
+		go runLater(base, later)
 	}
 	return c.resp, nil
 }

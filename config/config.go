@@ -40,6 +40,7 @@ type Config struct {
 	Database Database
 	Log      Log
 	Game     Game
+	Admin    Admin
 }
 
 // Discord is how the bot reaches Discord.
@@ -76,6 +77,14 @@ func (d Database) Location() string {
 type Log struct {
 	Level  string // debug, info, warn or error
 	Format string // text or json
+}
+
+// Admin is the operators' listener: metrics, health checks and profiling.
+type Admin struct {
+	// Listen is the host:port of the admin HTTP listener serving /metrics, /healthz,
+	// /readyz and /debug/pprof/; "" (the default) serves none. Keep it on loopback or a
+	// private network: it has no authentication.
+	Listen string
 }
 
 // Game holds the defaults of the tables and of the economy.
@@ -211,6 +220,8 @@ var fields = []field{
 		func(c *Config, v any) error { return decodeDuration(v, &c.Game.BankOfferTTL) }},
 	{"game.bid_window", func(c *Config) any { return c.Game.BidWindow },
 		func(c *Config, v any) error { return decodeDuration(v, &c.Game.BidWindow) }},
+	{"admin.listen", func(c *Config) any { return c.Admin.Listen },
+		func(c *Config, v any) error { return decodeString(v, &c.Admin.Listen) }},
 }
 
 const rulesKey = "game.rules"

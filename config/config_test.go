@@ -299,6 +299,8 @@ func TestValidateErrors(t *testing.T) {
 		{map[string]string{"PONTOON_DATABASE_URL": "postgres:///x?password=sekrit"}, "config: database.url has no host"},
 		{map[string]string{"PONTOON_DATABASE_URL": "postgres://u:sekrit@[::1/x"}, "config: database.url is not a URL"},
 		{map[string]string{"PONTOON_DATABASE_SYNCHRONOUS": "off"}, `config: database.synchronous is "off", must be normal or full; set PONTOON_DATABASE_SYNCHRONOUS`},
+		{map[string]string{"PONTOON_ADMIN_LISTEN": "9464"}, `config: admin.listen is "9464", must be host:port such as 127.0.0.1:9464`},
+		{map[string]string{"PONTOON_ADMIN_LISTEN": "127.0.0.1:"}, `config: admin.listen is "127.0.0.1:", must be host:port`},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
@@ -320,6 +322,7 @@ func TestValidateErrors(t *testing.T) {
 		{"PONTOON_DISCORD_API_URL": "http://127.0.0.1:5555/api"}, {"PONTOON_DISCORD_GUILD_ID": "123456789012345678"},
 		{"PONTOON_DATABASE_URL": "postgresql://bot:pw@db.internal:5432/pontoon?sslmode=require"},
 		{"PONTOON_DATABASE_SYNCHRONOUS": "full"}, {"PONTOON_DATABASE_PATH": "", "PONTOON_DATABASE_URL": "postgres://db/x"},
+		{"PONTOON_ADMIN_LISTEN": "127.0.0.1:9464"}, {"PONTOON_ADMIN_LISTEN": ":9464"}, {"PONTOON_ADMIN_LISTEN": "[::1]:0"},
 	} {
 		cfg, err := config.Load("/dev/null", withToken(env))
 		require.NoError(t, err)

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"regexp"
 	"strings"
@@ -83,6 +84,11 @@ func (c Config) Validate() error {
 	}
 	if err := between("game.bid_window", g.BidWindow, 10*time.Second, 10*time.Minute); err != nil {
 		return err
+	}
+	if l := c.Admin.Listen; l != "" {
+		if _, port, err := net.SplitHostPort(l); err != nil || port == "" {
+			return bad("admin.listen", "is %s, must be host:port such as 127.0.0.1:9464, or empty for none", show(l))
+		}
 	}
 	return nil
 }

@@ -146,7 +146,7 @@ func bareInsert(ctx context.Context, s *Store) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO bench (v) VALUES (?)`, "x"); err != nil {
 		return err
 	}
-	return commit(tx)
+	return s.commit(tx, "bench")
 }
 
 func createBench(b *testing.B, s *Store) {

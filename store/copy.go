@@ -125,7 +125,7 @@ func Copy(ctx context.Context, dst, src *Store) (CopyReport, error) {
 			}
 		}
 	}
-	if err := commit(tx); err != nil {
+	if err := dst.commit(tx, "Copy"); err != nil {
 		return CopyReport{}, err
 	}
 	if rep.Source, err = src.Audit(ctx); err != nil {

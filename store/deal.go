@@ -131,5 +131,5 @@ func (s *Store) DealRound(ctx context.Context, p DealParams) (Round, error) {
 	if err != nil {
 		return Round{}, err
 	}
-	return r, commit(tx)
+	return r, s.commit(tx, "DealRound")
 }

@@ -64,6 +64,13 @@
 // taking the *sql.Tx, Commit. Either all of a method's changes land or none.
 // The store reads no clock: every method that writes a time takes now.
 //
+// Backup (backup.go) writes a consistent copy of the SQLite file while the bot
+// serves, for `pontoon backup`; Audit on a store opened over the copy checks
+// it. On PostgreSQL Backup refuses: pg_dump is the tool there.
+//
+// WithCommitObserver (observe.go) hears of every commit with the name of the
+// method it carries, which each method passes to write; metrics use it.
+//
 // Errors wrap the sentinels in errors.go (ErrInsufficientChips,
 // ErrDuplicateAction, ...), some through typed errors carrying data
 // (*InsufficientChipsError, *CooldownError, ...). Test them with errors.Is and

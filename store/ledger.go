@@ -119,7 +119,6 @@ type ledgerRef struct {
 	table int64
 	round int64
 	seq   int // with round: the action's sequence number, 0 for the round's start
-	leg   int // index of the transfer in its list
 	now   time.Time
 }
 
@@ -151,7 +150,7 @@ func checkTableTransfers(ts []Transfer, tableID int64, withEscrow bool) error {
 	return nil
 }
 
-// moveAll applies ts in order, leg by leg, with ref.leg set to each index:
+// moveAll applies ts in order, leg by leg, each ledger row carrying its index:
 // either all of them or, with an error naming the leg, none.
 //
 // It costs a fixed handful of statements however many legs there are: one

@@ -37,7 +37,7 @@ func (s *Store) SetStopping(ctx context.Context, tableID int64, stopping bool) e
 	if _, err := tx.ExecContext(ctx, q, tableID); err != nil {
 		return fmt.Errorf("store: set stopping: %w", err)
 	}
-	return commit(tx)
+	return s.commit(tx, "SetStopping")
 }
 
 // Stopping reports whether an open table closes when its round settles.
@@ -102,7 +102,7 @@ func (s *Store) ResolveBroken(ctx context.Context, tableID int64, now time.Time)
 	if _, err := tx.ExecContext(ctx, `UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?`, formatTime(now), tableID); err != nil {
 		return fmt.Errorf("store: resolve broken table: %w", err)
 	}
-	return commit(tx)
+	return s.commit(tx, "ResolveBroken")
 }
 
 // Ahead counts the guild's wallets holding more than balance: one less than the rank of

@@ -13,7 +13,7 @@ func (s *Store) SetTableMessage(ctx context.Context, tableID int64, messageID st
 	if messageID == "" {
 		return invalid("message id is empty")
 	}
-	return s.write(ctx, func(tx *txn) error {
+	return s.write(ctx, "SetTableMessage", func(tx *txn) error {
 		if _, err := table(ctx, tx, tableID); err != nil {
 			return err
 		}

@@ -19,7 +19,7 @@ func (s *Store) RememberInteraction(ctx context.Context, id string, now time.Tim
 	if err := checkNow(now); err != nil {
 		return false, err
 	}
-	err = s.write(ctx, func(tx *txn) error {
+	err = s.write(ctx, "RememberInteraction", func(tx *txn) error {
 		// An id an action carries was seen too: ApplyAction keeps it in the
 		// actions table only.
 		res, err := tx.ExecContext(ctx, `INSERT INTO interactions (id, seen_at)
@@ -46,7 +46,7 @@ func (s *Store) PruneInteractions(ctx context.Context, now time.Time, maxAge tim
 		return 0, err
 	}
 	var n int64
-	err := s.write(ctx, func(tx *txn) error {
+	err := s.write(ctx, "PruneInteractions", func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE seen_at < ?`, formatTime(now.Add(-maxAge)))
 		if err != nil {
 			return fmt.Errorf("store: prune interactions: %w", err)
@@ -93,7 +93,7 @@ func (s *Store) SetGuildSettings(ctx context.Context, guild, settings string, no
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(tx *txn) error {
+	return s.write(ctx, "SetGuildSettings", func(tx *txn) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (guild_id, json, updated_at) VALUES (?, ?, ?)
 			ON CONFLICT (guild_id) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at`,
 			guild, doc, formatTime(now)); err != nil {

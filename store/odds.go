@@ -44,5 +44,5 @@ func (s *Store) SaveOdds(ctx context.Context, rules string, seats int, report st
 		rules, seats, report, formatTime(now)); err != nil {
 		return fmt.Errorf("store: odds: %w", err)
 	}
-	return commit(tx)
+	return s.commit(tx, "SaveOdds")
 }

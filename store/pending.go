@@ -26,7 +26,7 @@ func (s *Store) SetPendingPack(ctx context.Context, tableID int64, p PendingPack
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(tx *txn) error {
+	return s.write(ctx, "SetPendingPack", func(tx *txn) error {
 		if _, err := table(ctx, tx, tableID); err != nil {
 			return err
 		}

@@ -45,7 +45,7 @@ func openPostgres(ctx context.Context, location string, o options) (*Store, erro
 		return nil, fmt.Errorf("store: open %s: %w", shown, err)
 	}
 	p := &pool{db, postgresDialect}
-	s := &Store{w: p, r: p, d: postgresDialect, path: shown, postgres: true}
+	s := &Store{w: p, r: p, d: postgresDialect, path: shown, postgres: true, observe: o.observe}
 	s.goose, err = goose.NewProvider(goose.DialectPostgres, db, migrations.Postgres,
 		goose.WithDisableGlobalRegistry(true))
 	if err != nil {

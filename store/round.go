@@ -80,7 +80,7 @@ func (s *Store) StartRound(ctx context.Context, p StartRoundParams) (Round, erro
 		return Round{}, err
 	}
 	var out Round
-	err = s.write(ctx, func(tx *txn) error {
+	err = s.write(ctx, "StartRound", func(tx *txn) error {
 		t, err := openTable(ctx, tx, p.TableID)
 		if err != nil {
 			return err
@@ -182,7 +182,7 @@ func (s *Store) ApplyAction(ctx context.Context, p ApplyParams) error {
 	}
 	// Locked rather than SERIALIZABLE on PostgreSQL: the round's row, then
 	// the accounts, are locked before anything is read (applyAction).
-	return s.writeLocked(ctx, func(tx *txn) error { return s.applyAction(ctx, tx, p, result, pack) })
+	return s.writeLocked(ctx, "ApplyAction", func(tx *txn) error { return s.applyAction(ctx, tx, p, result, pack) })
 }
 
 // roundTables caches each round's table and guild, which never change once

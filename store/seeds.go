@@ -84,7 +84,7 @@ func (s *Store) CommitSeed(ctx context.Context, tableID int64, candidate Shuffle
 		}
 		p = ShuffleSeed{Commitment: candidate.Commitment, ServerSeed: candidate.ServerSeed}
 	}
-	return p, commit(tx)
+	return p, s.commit(tx, "CommitSeed")
 }
 
 // PendingSeed returns the table's pending seed with its member seeds; ok is false when
@@ -139,7 +139,7 @@ func (s *Store) AddMemberSeed(ctx context.Context, tableID int64, commitment, me
 		tableID, commitment, len(p.MemberSeeds)+1, member, seed, formatTime(now)); err != nil {
 		return 0, fmt.Errorf("store: member seed: %w", err)
 	}
-	return len(p.MemberSeeds) + 1, commit(tx)
+	return len(p.MemberSeeds) + 1, s.commit(tx, "AddMemberSeed")
 }
 
 // RevealSeeds makes public the seeds of every pack the table was dealt from. The caller
@@ -157,7 +157,7 @@ func (s *Store) RevealSeeds(ctx context.Context, tableID int64, now time.Time) e
 	if err := revealSeeds(ctx, tx, tableID, now); err != nil {
 		return err
 	}
-	return commit(tx)
+	return s.commit(tx, "RevealSeeds")
 }
 
 // RoundSeed returns the seed the round's pack was derived from, if it was: its

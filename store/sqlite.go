@@ -33,6 +33,7 @@ const maxGroup = 256
 // writeReq is one method body waiting for the SQLite writer.
 type writeReq struct {
 	ctx   context.Context
+	op    string // the method's name, for the commit observer
 	f     func(*txn) error
 	state atomic.Int32 // reqQueued, reqTaken or reqCancelled
 	err   error
@@ -74,7 +75,7 @@ type groupCommit struct {
 // queued gets ctx's error and f never runs; once the writer has taken f,
 // the caller waits for it (f's statements see the same ctx and fail
 // quickly).
-func (s *Store) writeSQLite(ctx context.Context, f func(*txn) error) error {
+func (s *Store) writeSQLite(ctx context.Context, op string, f func(*txn) error) error {
 	g := &s.group
 	select {
 	case <-g.quit:
@@ -85,7 +86,7 @@ func (s *Store) writeSQLite(ctx context.Context, f func(*txn) error) error {
 	if !g.busy {
 		g.busy = true
 		g.mu.Unlock()
-		err := s.writeAlone(ctx, f)
+		err := s.writeAlone(ctx, op, f)
 		g.mu.Lock()
 		if len(g.queue) == 0 {
 			g.busy = false
@@ -95,7 +96,7 @@ func (s *Store) writeSQLite(ctx context.Context, f func(*txn) error) error {
 		g.mu.Unlock()
 		return err
 	}
-	r := &writeReq{ctx: ctx, f: f, done: make(chan struct{})}
+	r := &writeReq{ctx: ctx, op: op, f: f, done: make(chan struct{})}
 	g.queue = append(g.queue, r)
 	g.mu.Unlock()
 	select {
@@ -119,7 +120,7 @@ func (g *groupCommit) signal() {
 }
 
 // writeAlone runs f as a transaction of its own.
-func (s *Store) writeAlone(ctx context.Context, f func(*txn) error) error {
+func (s *Store) writeAlone(ctx context.Context, op string, f func(*txn) error) error {
 	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return err
@@ -128,7 +129,7 @@ func (s *Store) writeAlone(ctx context.Context, f func(*txn) error) error {
 	if err := f(tx); err != nil {
 		return err
 	}
-	if err := commit(tx); err != nil {
+	if err := s.commit(tx, op); err != nil {
 		return err
 	}
 	s.group.commits.Add(1)
@@ -245,7 +246,7 @@ func (s *Store) runGroup(batch []*writeReq) {
 			finish(nil)
 			return
 		}
-		finish(commit(tx))
+		finish(s.commit(tx, r.op))
 		return
 	}
 	for _, r := range live {
@@ -265,7 +266,15 @@ func (s *Store) runGroup(batch []*writeReq) {
 			return
 		}
 	}
-	finish(commit(tx))
+	// The commit carries the bodies that succeeded; a rolled-back one
+	// committed nothing.
+	var ops []string
+	for _, r := range live {
+		if r.err == nil {
+			ops = append(ops, r.op)
+		}
+	}
+	finish(s.commit(tx, ops...))
 }
 
 // runBody runs one body, turning a panic into its error so that the writer

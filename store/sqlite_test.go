@@ -38,7 +38,7 @@ func TestGroupedWrites(t *testing.T) {
 				_, _, err = s.Give(ctx, "g", "a", "b", 1, t0)
 			case 1:
 				name = "fail"
-				err = s.write(ctx, func(tx *txn) error {
+				err = s.write(ctx, "test", func(tx *txn) error {
 					if _, err := tx.ExecContext(ctx, `INSERT INTO settings (guild_id, json, updated_at) VALUES (?, '{}', 'x')`,
 						"doomed-"+itoa(int64(i))); err != nil {
 						return err
@@ -83,7 +83,7 @@ func TestQueuedWriteCancelled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	ran := make(chan struct{}, 1)
-	err = s.write(ctx, func(tx *txn) error {
+	err = s.write(ctx, "test", func(tx *txn) error {
 		ran <- struct{}{}
 		return nil
 	})

@@ -198,5 +198,5 @@ func (s *Store) SetMemberLanguage(ctx context.Context, guild, member, lang strin
 	if err != nil {
 		return fmt.Errorf("store: set member language: %w", err)
 	}
-	return commit(tx)
+	return s.commit(tx, "SetMemberLanguage")
 }

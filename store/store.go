@@ -38,6 +38,8 @@ type Store struct {
 	rounds   roundTables // each round's table and guild, for ApplyAction
 	group    groupCommit // SQLite: the writer and the checkpointer
 	ckpt     *sql.DB     // SQLite: the checkpointer's connection
+
+	observe func(op string) func(error) // WithCommitObserver; nil: none
 }
 
 // Option changes how Open opens the database.
@@ -45,6 +47,7 @@ type Option func(*options)
 
 type options struct {
 	synchronous string
+	observe     func(op string) func(error) // WithCommitObserver (observe.go); nil: none
 }
 
 // Synchronous sets how durable a commit is: "normal" (the default) or
@@ -107,7 +110,7 @@ func openSQLite(ctx context.Context, path string, o options) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 
-	s := &Store{w: &pool{w, sqliteDialect}, d: sqliteDialect, path: path}
+	s := &Store{w: &pool{w, sqliteDialect}, d: sqliteDialect, path: path, observe: o.observe}
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -179,18 +182,26 @@ func openSQLite(ctx context.Context, path string, o options) (*Store, error) {
 //     snapshot and never takes the write lock, and nothing can write by
 //     mistake through the read pool.
 func dsns(path, synchronous string) (write, read string, err error) {
+	uri, err := fileURI(path)
+	if err != nil {
+		return "", "", err
+	}
+	base := uri + "?_journal_mode=WAL&_synchronous=" + strings.ToUpper(synchronous) + "&_foreign_keys=on&_busy_timeout=5000&_stmt_cache_size=128"
+	return base + "&_txlock=immediate", base + "&_txlock=deferred&_query_only=1", nil
+}
+
+// fileURI is path as an absolute file: URI, so that '?', '#' or '%' in a path
+// cannot be taken for parameters; SQLite decodes the escapes.
+func fileURI(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", "", fmt.Errorf("store: database path %q: %w", path, err)
+		return "", fmt.Errorf("store: database path %q: %w", path, err)
 	}
-	// A file: URI so that '?', '#' or '%' in a path cannot be taken for
-	// parameters; SQLite decodes the escapes.
 	u := url.URL{Path: filepath.ToSlash(abs)}
 	if !strings.HasPrefix(u.Path, "/") {
 		u.Path = "/" + u.Path // a Windows drive letter
 	}
-	base := "file:" + u.EscapedPath() + "?_journal_mode=WAL&_synchronous=" + strings.ToUpper(synchronous) + "&_foreign_keys=on&_busy_timeout=5000&_stmt_cache_size=128"
-	return base + "&_txlock=immediate", base + "&_txlock=deferred&_query_only=1", nil
+	return "file:" + u.EscapedPath(), nil
 }
 
 // Close closes the database. Calls in progress finish first.
@@ -250,14 +261,16 @@ const retryFor = 10 * time.Second
 // 50 ms), so that many writers on one hot row take turns instead of failing
 // together again and again.
 //
+// op is the method's name, for the commit observer (WithCommitObserver).
+//
 //	var out Thing
-//	err := s.write(ctx, func(tx *txn) error {
+//	err := s.write(ctx, "Thing", func(tx *txn) error {
 //		... tx.ExecContext(ctx, `UPDATE ... WHERE id = ?`, id) ...
 //		out, err = thing(ctx, tx, id)
 //		return err
 //	})
-func (s *Store) write(ctx context.Context, f func(tx *txn) error) error {
-	return s.writeIso(ctx, s.d.writeOptions(), f)
+func (s *Store) write(ctx context.Context, op string, f func(tx *txn) error) error {
+	return s.writeIso(ctx, op, s.d.writeOptions(), f)
 }
 
 // writeLocked is write for a body that locks, before it reads anything,
@@ -267,17 +280,17 @@ func (s *Store) write(ctx context.Context, f func(tx *txn) error) error {
 // held it committed, and concurrent bodies on different rows never fail
 // each other's commit, as SERIALIZABLE's page-level predicate locks made
 // 100 tables' actions do. On SQLite it is write.
-func (s *Store) writeLocked(ctx context.Context, f func(tx *txn) error) error {
-	return s.writeIso(ctx, s.d.lockedOptions(), f)
+func (s *Store) writeLocked(ctx context.Context, op string, f func(tx *txn) error) error {
+	return s.writeIso(ctx, op, s.d.lockedOptions(), f)
 }
 
-func (s *Store) writeIso(ctx context.Context, opts *sql.TxOptions, f func(tx *txn) error) error {
+func (s *Store) writeIso(ctx context.Context, op string, opts *sql.TxOptions, f func(tx *txn) error) error {
 	if !s.postgres {
-		return s.writeSQLite(ctx, f)
+		return s.writeSQLite(ctx, op, f)
 	}
 	start := time.Now()
 	for attempt := 1; ; attempt++ {
-		err := s.writeOnce(ctx, opts, f)
+		err := s.writeOnce(ctx, op, opts, f)
 		if err == nil || !retryable(err) || time.Since(start) > retryFor {
 			return err
 		}
@@ -290,7 +303,7 @@ func (s *Store) writeIso(ctx context.Context, opts *sql.TxOptions, f func(tx *tx
 	}
 }
 
-func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, f func(tx *txn) error) error {
+func (s *Store) writeOnce(ctx context.Context, op string, opts *sql.TxOptions, f func(tx *txn) error) error {
 	tx, err := s.w.DB.BeginTx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
@@ -300,11 +313,11 @@ func (s *Store) writeOnce(ctx context.Context, opts *sql.TxOptions, f func(tx *t
 	if err := f(t); err != nil {
 		return err
 	}
-	return commit(t)
+	return s.commit(t, op)
 }
 
 // beginWrite starts a write transaction (on SQLite, on the single write
-// connection). Callers defer tx.Rollback and end with commit(tx). Methods
+// connection). Callers defer tx.Rollback and end with s.commit(tx, op). Methods
 // use write, which also retries on PostgreSQL; beginWrite is for a body that
 // must not be retried.
 func (s *Store) beginWrite(ctx context.Context) (*txn, error) {
@@ -324,9 +337,22 @@ func (s *Store) beginRead(ctx context.Context) (*txn, error) {
 	return &txn{tx: tx, d: s.d}, nil
 }
 
-// commit commits tx, wrapping the error.
-func commit(tx *txn) error {
-	if err := tx.Commit(); err != nil {
+// commit commits tx, wrapping the error. ops are the names of the methods
+// whose changes the commit carries (one, or on SQLite a group's), each told
+// to the commit observer (WithCommitObserver) with the commit's result.
+func (s *Store) commit(tx *txn, ops ...string) error {
+	var done []func(error)
+	if s.observe != nil {
+		done = make([]func(error), len(ops))
+		for i, op := range ops {
+			done[i] = s.observe(op)
+		}
+	}
+	err := tx.Commit()
+	for _, d := range done {
+		d(err)
+	}
+	if err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	return nil

@@ -93,7 +93,7 @@ func TestPostgresSettings(t *testing.T) {
 		var got string
 		require.NoError(t, s.w.QueryRow(`SHOW synchronous_commit`).Scan(&got))
 		assert.Equal(t, want, got, mode)
-		err := s.write(ctx, func(tx *txn) error {
+		err := s.write(ctx, "test", func(tx *txn) error {
 			return tx.QueryRowContext(ctx, `SHOW transaction_isolation`).Scan(&got)
 		})
 		require.NoError(t, err)

@@ -69,7 +69,7 @@ func (s *Store) OpenTable(ctx context.Context, p OpenTableParams) (Table, error)
 		return Table{}, err
 	}
 	var out Table
-	err = s.write(ctx, func(tx *txn) error {
+	err = s.write(ctx, "OpenTable", func(tx *txn) error {
 		var prevID int64
 		var prevOwner sql.NullString
 		var prevStatus string
@@ -170,7 +170,7 @@ func (s *Store) CloseTable(ctx context.Context, tableID int64, now time.Time) er
 	if err := checkNow(now); err != nil {
 		return err
 	}
-	return s.write(ctx, func(tx *txn) error {
+	return s.write(ctx, "CloseTable", func(tx *txn) error {
 		t, err := openTable(ctx, tx, tableID)
 		if err != nil {
 			return err
@@ -214,7 +214,7 @@ func (s *Store) SetSeats(ctx context.Context, tableID int64, members []string, n
 		}
 		seen[m] = true
 	}
-	return s.write(ctx, func(tx *txn) error {
+	return s.write(ctx, "SetSeats", func(tx *txn) error {
 		t, err := openTable(ctx, tx, tableID)
 		if err != nil {
 			return err
@@ -247,7 +247,7 @@ func (s *Store) SetRules(ctx context.Context, tableID int64, rules string) error
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(tx *txn) error {
+	return s.write(ctx, "SetRules", func(tx *txn) error {
 		if _, err := openTable(ctx, tx, tableID); err != nil {
 			return err
 		}
@@ -329,7 +329,7 @@ func (s *Store) UpdateBank(ctx context.Context, p BankParams) error {
 	if reason == "" {
 		reason = "bank"
 	}
-	return s.write(ctx, func(tx *txn) error {
+	return s.write(ctx, "UpdateBank", func(tx *txn) error {
 		t, err := openTable(ctx, tx, p.TableID)
 		if err != nil {
 			return err

@@ -39,7 +39,7 @@ func (s *Store) EnsureWallet(ctx context.Context, guild, member string, starting
 	if starting < 0 {
 		return Wallet{}, false, fmt.Errorf("%w: starting chips %d", ErrBadAmount, starting)
 	}
-	err = s.write(ctx, func(tx *txn) error {
+	err = s.write(ctx, "EnsureWallet", func(tx *txn) error {
 		created = false
 		var err error
 		w, err = wallet(ctx, tx, guild, member)
@@ -92,7 +92,7 @@ func (s *Store) ClaimDaily(ctx context.Context, guild, member string, amount int
 		return Wallet{}, fmt.Errorf("%w: daily amount %d", ErrBadAmount, amount)
 	}
 	var w Wallet
-	err := s.write(ctx, func(tx *txn) error {
+	err := s.write(ctx, "ClaimDaily", func(tx *txn) error {
 		var err error
 		if w, err = wallet(ctx, tx, guild, member); err != nil {
 			return err
@@ -134,7 +134,7 @@ func (s *Store) Give(ctx context.Context, guild, from, to string, amount int64, 
 	if amount <= 0 {
 		return Wallet{}, Wallet{}, fmt.Errorf("%w: %d", ErrBadAmount, amount)
 	}
-	err = s.write(ctx, func(tx *txn) error {
+	err = s.write(ctx, "Give", func(tx *txn) error {
 		// The giver's wallet is checked first so that a giver the bot never saw
 		// gets "not found" rather than "insufficient chips".
 		if _, err := wallet(ctx, tx, guild, from); err != nil {
@@ -170,7 +170,7 @@ func (s *Store) Grant(ctx context.Context, guild, by, to string, amount int64, n
 		return Wallet{}, fmt.Errorf("%w: %d", ErrBadAmount, amount)
 	}
 	var w Wallet
-	err := s.write(ctx, func(tx *txn) error {
+	err := s.write(ctx, "Grant", func(tx *txn) error {
 		t := Transfer{From: MintAccount, To: WalletAccount(to), Amount: amount, Reason: "grant by " + by}
 		if err := move(ctx, tx, guild, t, ledgerRef{now: now}); err != nil {
 			return err

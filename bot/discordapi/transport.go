@@ -57,11 +57,7 @@ func NewTransport(baseURL string, next http.RoundTripper) (http.RoundTripper, er
 		return nil, fmt.Errorf("discordapi: base URL %q must not have a query or fragment", baseURL)
 	}
 	if next == nil {
-		// Every call goes to one host. The default keeps only 2 idle connections per
-		// host, so under load most calls would dial a new connection and close it after.
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = 100
-		next = t
+		next = keepAliveTransport()
 	}
 	return &rewriteTransport{
 		scheme: u.Scheme,
@@ -69,6 +65,15 @@ func NewTransport(baseURL string, next http.RoundTripper) (http.RoundTripper, er
 		prefix: strings.TrimRight(u.EscapedPath(), "/"),
 		next:   next,
 	}, nil
+}
+
+// keepAliveTransport is http.DefaultTransport keeping more idle connections. Every call
+// goes to one host; the default keeps only 2 idle connections per host, so under load
+// most calls would dial a new connection and close it after.
+func keepAliveTransport() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 100
+	return t
 }
 
 // RoundTrip implements http.RoundTripper. It never modifies req: a rewritten

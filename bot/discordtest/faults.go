@@ -79,7 +79,6 @@ type Hold struct {
 	decided        chan struct{}
 	once           sync.Once
 	fail           *apiError
-	route          string
 }
 
 // Arrived is closed when the held request has reached the fake.

@@ -130,7 +130,6 @@ type Server struct {
 	failNext     []*errInjection
 	limits       map[string]rateRule
 	buckets      map[string]*bucket
-	rateLimited  int
 
 	sessions map[string]*gwSession
 	conns    map[*gwConn]bool

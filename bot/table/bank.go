@@ -191,7 +191,7 @@ func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept boo
 		return Offer{}, "", err
 	}
 	if m.takeOffer(id) == nil {
-		m.log.Warn("offer taken twice", "offer", id)
+		m.logger(ctx).Warn("offer taken twice", "offer", id)
 	}
 	t.notice = &Notice{Kind: NoticeSold, Members: []string{of.Seller, of.Buyer}, Amount: of.Price}
 	m.n.Changed(t)

@@ -96,7 +96,7 @@ func (t *Table) afterRound(ctx context.Context) {
 		return
 	}
 	if err := t.m.st.CloseTable(ctx, t.id, t.m.now()); err != nil {
-		t.m.log.Error("closing table", "table", t.id, "err", err)
+		t.logger(ctx).Error("closing table", "err", err)
 		return
 	}
 	t.revealSeeds(ctx)
@@ -355,12 +355,12 @@ func (t *Table) preparePack(ctx context.Context, forRound int, carried []string)
 	}
 	salt, err := t.m.randomHex(16)
 	if err != nil {
-		t.m.log.Error("next pack not prepared", "table", t.id, "err", err)
+		t.logger(ctx).Error("next pack not prepared", "err", err)
 		return
 	}
 	p := store.PendingPack{ForRound: forRound, Pack: game.CardStrings(pack), Salt: salt, Commitment: game.Commitment(pack, salt)}
 	if err := t.m.st.SetPendingPack(ctx, t.id, p); err != nil {
-		t.m.log.Error("next pack not prepared", "table", t.id, "err", err)
+		t.logger(ctx).Error("next pack not prepared", "err", err)
 		return
 	}
 	t.pending = &p

@@ -6,7 +6,8 @@
 //	pontoon simulate [--rules file or key=value…] [--seats N] [--rounds N] [--seed S] [--json]
 //	                           the banker's edge under a rule set (package game/sim)
 //	pontoon migrate            create or upgrade the database, print its version
-//	pontoon audit              check chip conservation; exit 1 if anything is off
+//	pontoon audit [FILE]       check chip conservation (of a backup, given FILE); exit 1 if off
+//	pontoon backup FILE        copy the database consistently while the bot serves
 //
 // Start reading at root.go; each subcommand has its own file.
 package main

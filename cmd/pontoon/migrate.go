@@ -2,15 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/store"
 	"github.com/spf13/cobra"
 )
 
-func init() { subcommands = append(subcommands, newMigrateCmd, newAuditCmd) }
+func init() { subcommands = append(subcommands, newMigrateCmd, newAuditCmd, newBackupCmd) }
 
 func newMigrateCmd(stdout, stderr io.Writer) *cobra.Command {
 	return &cobra.Command{
@@ -34,11 +38,13 @@ func newMigrateCmd(stdout, stderr io.Writer) *cobra.Command {
 
 func newAuditCmd(stdout, stderr io.Writer) *cobra.Command {
 	return &cobra.Command{
-		Use:   "audit",
+		Use:   "audit [FILE]",
 		Short: "Check that chips are conserved: print each server's totals; exit 1 if anything is off",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withStore(stderr, func(ctx context.Context, _ config.Config, st *store.Store) error {
+		Long: "Audits the configured database, or FILE (a copy made by pontoon backup) when given.\n" +
+			"Exit status 0 when every server's chips are conserved, 1 otherwise.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStoreAt(stderr, args, func(ctx context.Context, _ config.Config, st *store.Store) error {
 				rep, err := st.Audit(ctx)
 				if err != nil {
 					fmt.Fprintln(stderr, err)
@@ -54,9 +60,37 @@ func newAuditCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 }
 
+func newBackupCmd(stdout, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "backup FILE",
+		Short: "Write a consistent copy of the database to FILE (a new file) while the bot serves",
+		Long: "Copies the configured database to FILE, which must not exist, as of one moment, without\n" +
+			"stopping the bot, and checks the copy's integrity. Check its chips with pontoon audit FILE;\n" +
+			"restore it by stopping the bot and putting FILE in place of the database (README: Operations).\n" +
+			"SQLite only: on PostgreSQL (database.url) it refuses; use pg_dump there.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStore(stderr, func(ctx context.Context, _ config.Config, st *store.Store) error {
+				if err := st.Backup(ctx, args[0]); err != nil {
+					fmt.Fprintln(stderr, err)
+					return exitError{1}
+				}
+				fmt.Fprintf(stdout, "%s: backed up to %s\n", st.Path(), args[0])
+				return nil
+			})
+		},
+	}
+}
+
 // withStore loads the configuration (no token needed), opens the database it
 // names (database.url, else database.path) and runs f.
 func withStore(stderr io.Writer, f func(context.Context, config.Config, *store.Store) error) error {
+	return withStoreAt(stderr, nil, f)
+}
+
+// withStoreAt is withStore on the SQLite file args names, if any, instead of the
+// configured database.
+func withStoreAt(stderr io.Writer, args []string, f func(context.Context, config.Config, *store.Store) error) error {
 	cfg, err := loadConfig(stderr, false)
 	if err != nil {
 		return err
@@ -64,6 +98,16 @@ func withStore(stderr io.Writer, f func(context.Context, config.Config, *store.S
 	if err := cfg.Database.Validate(); err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError{2}
+	}
+	if len(args) > 0 {
+		scratch, cleanup, err := scratchCopy(args[0])
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitError{1}
+		}
+		defer cleanup()
+		// The file named wins over database.url as well as database.path.
+		cfg.Database.Path, cfg.Database.URL = scratch, ""
 	}
 	ctx := context.Background()
 	st, err := openStore(ctx, cfg.Database)
@@ -76,7 +120,51 @@ func withStore(stderr io.Writer, f func(context.Context, config.Config, *store.S
 }
 
 // openStore opens the configured database: PostgreSQL when database.url is
-// set, else the SQLite file.
-func openStore(ctx context.Context, db config.Database) (*store.Store, error) {
-	return store.Open(ctx, db.Location(), store.Synchronous(db.Synchronous))
+// set, else the SQLite file; opts add to the configured ones.
+func openStore(ctx context.Context, db config.Database, opts ...store.Option) (*store.Store, error) {
+	return store.Open(ctx, db.Location(), append([]store.Option{store.Synchronous(db.Synchronous)}, opts...)...)
+}
+
+// scratchCopy copies a database file (a backup), and its -wal if it has one, into a
+// temporary directory, so that checking it never changes it: opening a database applies
+// pending migrations and switches it to WAL mode. The file must exist; opening a missing
+// one would create an empty database and audit it as OK.
+func scratchCopy(path string) (scratch string, cleanup func(), err error) {
+	if _, err := os.Stat(path); err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "pontoon-audit-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { _ = os.RemoveAll(dir) }
+	scratch = filepath.Join(dir, "audit.db")
+	for _, suffix := range []string{"", "-wal"} {
+		err := copyFile(path+suffix, scratch+suffix)
+		if suffix != "" && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			cleanup()
+			return "", nil, err
+		}
+	}
+	return scratch, cleanup, nil
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }

@@ -5,12 +5,19 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os/signal"
 	"syscall"
+	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot"
+	"github.com/pontoon-bot/pontoon/bot/discordapi"
+	"github.com/pontoon-bot/pontoon/bot/logging"
+	"github.com/pontoon-bot/pontoon/bot/metrics"
 	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
 	"github.com/spf13/cobra"
 )
 
@@ -41,12 +48,15 @@ func loadConfig(stderr io.Writer, validate bool) (config.Config, error) {
 	return cfg, nil
 }
 
+// newLogger is the process's logger. Its handler scrubs every token from every line
+// (logging.Redact), whichever package logs.
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.Log.SlogLevel()}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if cfg.Log.Format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(logging.Redact(h, cfg.Discord.Token.Reveal()))
 }
 
 // serve wires config -> store -> bot and runs until a signal, then lets in-flight
@@ -67,28 +77,57 @@ func serve(parent context.Context, stderr io.Writer) error {
 		return exitError{2}
 	}
 	log := newLogger(cfg, stderr)
+	// discordgo logs through a package variable; its session's level is set in OnSession.
+	discordgo.Logger = logging.Discordgo(log)
 	if parent == nil {
 		parent = context.Background()
 	}
 	ctx, stop := signal.NotifyContext(parent, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	st, err := openStore(ctx, cfg.Database)
+	// Metrics exist only to be served: with no admin listener there are none.
+	var m *metrics.Metrics
+	var storeOpts []store.Option
+	if cfg.Admin.Listen != "" {
+		m = metrics.New()
+		storeOpts = append(storeOpts, store.WithCommitObserver(m.CommitObserver))
+	}
+	st, err := openStore(ctx, cfg.Database, storeOpts...)
 	if err != nil {
 		// The error names the file or the URL without its password.
 		log.Error("opening the database", "err", err)
 		return exitError{1}
 	}
 	defer st.Close()
-	b, err := bot.New(st, bot.Options{
-		Token: cfg.Discord.Token.Reveal(), AppID: cfg.Discord.ApplicationID, GuildID: cfg.Discord.GuildID, APIURL: cfg.Discord.APIURL,
+	opts := bot.Options{
+		Token: cfg.Discord.Token, AppID: cfg.Discord.ApplicationID, GuildID: cfg.Discord.GuildID, APIURL: cfg.Discord.APIURL,
 		TurnTimer: cfg.Game.TurnTimer, StartingChips: cfg.Game.StartingChips, DailyAmount: cfg.Game.DailyAmount,
 		DailyCooldown: cfg.Game.DailyCooldown, DefaultRules: rules, Language: cfg.Game.Language,
 		OfferTTL: cfg.Game.BankOfferTTL, BidWindow: cfg.Game.BidWindow, Logger: log,
 		Scale: scaleOptions(cfg.Discord.Scale),
-	})
+		OnSession: func(s *discordgo.Session) {
+			s.LogLevel = logging.DiscordgoLevel(cfg.Log.SlogLevel())
+			if m != nil {
+				m.WatchGateway(s)
+			}
+		},
+	}
+	if m != nil {
+		opts.Recorder = m
+		opts.HTTPClient = &http.Client{Timeout: 20 * time.Second, Transport: discordapi.ObserveTransport(nil, m.REST)}
+	}
+	b, err := bot.New(st, opts)
 	if err != nil {
 		log.Error("starting the bot", "err", err)
 		return exitError{1}
+	}
+	if m != nil {
+		m.Sample(b.LiveTables, b.TimersPending)
+		stopAdmin, err := startAdmin(ctx, cfg.Admin.Listen, log, m, st)
+		if err != nil {
+			log.Error("starting the admin listener", "addr", cfg.Admin.Listen, "err", err)
+			return exitError{1}
+		}
+		defer stopAdmin()
 	}
 	if err := b.Start(ctx); err != nil {
 		log.Error("starting the bot", "err", err)

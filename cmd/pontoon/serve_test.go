@@ -183,11 +183,9 @@ func TestServeSurvivesKill(t *testing.T) {
 	assert.Contains(t, logs, "shutting down")
 	assert.NotContains(t, logs, token, "the token is never logged")
 
-	out, err := exec.Command(bin, "audit").CombinedOutput()
-	_ = out
 	cmd := exec.Command(bin, "audit")
 	cmd.Env = env
-	out, err = cmd.CombinedOutput()
+	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, string(out))
 	assert.Contains(t, string(out), "audit OK")
 	assert.Empty(t, fake.Failures())
@@ -204,6 +202,7 @@ func TestServeBadConfig(t *testing.T) {
 		{[]string{"PONTOON_DISCORD_TOKEN=" + token, "PONTOON_DISCORD_API_URL=ftp://x"}, "discord.api_url"},
 		{[]string{"PONTOON_DISCORD_TOKEN="}, "discord.token"},
 		{[]string{"PONTOON_DISCORD_TOKEN=" + token, "PONTOON_GAME_RULES_MAX_STAKE=0"}, "game.rules"},
+		{[]string{"PONTOON_DISCORD_TOKEN=" + token, "PONTOON_ADMIN_LISTEN=9464"}, "admin.listen"},
 	} {
 		cmd := exec.Command(bin, "serve")
 		cmd.Dir = t.TempDir()

@@ -1,0 +1,104 @@
+package logging
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+)
+
+// Redacted replaces a token in a log line.
+const Redacted = "[redacted]"
+
+// pathToken matches the token in an interaction callback or webhook path,
+// /interactions/<id>/<token>/... and /webhooks/<id>/<token>..., which discordgo's URL
+// errors quote whole ("Post \"https://discord.com/api/v9/interactions/1/aW50…/callback\":
+// context deadline exceeded").
+var pathToken = regexp.MustCompile(`(/(?:interactions|webhooks)/[^/\s"'?#]+/)[^/\s"'?#]+`)
+
+// fieldToken matches a quoted value named token, as JSON ("token":"…"), Go's %#v
+// (Token:"…") or logfmt (token="…") write it: at debug level discordgo logs every
+// gateway event's payload, and an INTERACTION_CREATE carries the interaction's token.
+var fieldToken = regexp.MustCompile(`(?i)("?token"?\s*[:=]\s*)"(?:[^"\\]|\\.)*"`)
+
+// Scrub removes every token from s: the tokens in interaction and webhook paths, quoted
+// values named token, and each of secrets (the bot token) wherever it appears. Empty
+// secrets are ignored.
+func Scrub(s string, secrets ...string) string {
+	s = pathToken.ReplaceAllString(s, "${1}"+Redacted)
+	s = fieldToken.ReplaceAllString(s, `${1}"`+Redacted+`"`)
+	for _, sec := range secrets {
+		if sec != "" {
+			s = strings.ReplaceAll(s, sec, Redacted)
+		}
+	}
+	return s
+}
+
+// Redact returns a handler that passes every record to h with Scrub applied to its
+// message and to every attribute: strings, errors, groups, and other values whose text
+// holds a token (those are then logged as their scrubbed text). Wrap the process's
+// handler with it once, at the root, and no token reaches a log line whichever package
+// logs it.
+func Redact(h slog.Handler, secrets ...string) slog.Handler {
+	var keep []string
+	for _, s := range secrets {
+		if s != "" {
+			keep = append(keep, s)
+		}
+	}
+	return &redactor{h: h, secrets: keep}
+}
+
+type redactor struct {
+	h       slog.Handler
+	secrets []string
+}
+
+func (r *redactor) Enabled(ctx context.Context, l slog.Level) bool { return r.h.Enabled(ctx, l) }
+
+func (r *redactor) Handle(ctx context.Context, rec slog.Record) error {
+	out := slog.NewRecord(rec.Time, rec.Level, Scrub(rec.Message, r.secrets...), rec.PC)
+	rec.Attrs(func(a slog.Attr) bool {
+		out.AddAttrs(r.attr(a))
+		return true
+	})
+	return r.h.Handle(ctx, out)
+}
+
+func (r *redactor) WithAttrs(attrs []slog.Attr) slog.Handler {
+	clean := make([]slog.Attr, len(attrs))
+	for i, a := range attrs {
+		clean[i] = r.attr(a)
+	}
+	return &redactor{h: r.h.WithAttrs(clean), secrets: r.secrets}
+}
+
+func (r *redactor) WithGroup(name string) slog.Handler {
+	return &redactor{h: r.h.WithGroup(name), secrets: r.secrets}
+}
+
+func (r *redactor) attr(a slog.Attr) slog.Attr {
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(a.Key, Scrub(v.String(), r.secrets...))
+	case slog.KindGroup:
+		g := v.Group()
+		clean := make([]any, len(g))
+		for i, ga := range g {
+			clean[i] = r.attr(ga)
+		}
+		return slog.Group(a.Key, clean...)
+	case slog.KindAny:
+		if err, ok := v.Any().(error); ok {
+			return slog.String(a.Key, Scrub(err.Error(), r.secrets...))
+		}
+		text := fmt.Sprint(v.Any())
+		if clean := Scrub(text, r.secrets...); clean != text {
+			return slog.String(a.Key, clean)
+		}
+	}
+	return slog.Attr{Key: a.Key, Value: v}
+}
