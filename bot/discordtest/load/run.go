@@ -333,7 +333,7 @@ func openTable(ctx context.Context, fake *discordtest.Server, t *table) error {
 			return err
 		}
 		if txt := discordtest.Text(r.Message); containsRefusal(txt) {
-			return fmt.Errorf("Join refused: %s", firstLine(txt))
+			return fmt.Errorf("the Join was refused: %s", firstLine(txt))
 		}
 		if msg = fake.Message(t.channel, t.msgID); msg == nil {
 			return errors.New("the table message is gone")
