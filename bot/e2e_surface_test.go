@@ -62,7 +62,8 @@ func TestHistoryFileReplays(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deal(alice, 0, "9H 7S 8D 9S")
-	commitment := h.tableMessage().Embeds[0].Footer.Text
+	// The public edit after the deal is coalesced: wait for it, not the table as it was.
+	commitment := h.waitTable("Round 1 shuffle commitment").Embeds[0].Footer.Text
 	r := h.cmd(bob, sub("history", intOpt("round", 1)))
 	require.Contains(t, text(r.Message), "still being played", "a round in play is never revealed")
 	h.amount(bob, game.VerbStake, 10)

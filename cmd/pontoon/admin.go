@@ -17,9 +17,10 @@ import (
 const chipSampleInterval = time.Minute
 
 // startAdmin serves the admin listener (admin.listen) until stop is called: metrics,
-// health, readiness (the database answers and the gateway is ready) and pprof. It
-// listens before it returns, so a bad or taken address stops start-up.
-func startAdmin(ctx context.Context, addr string, log *slog.Logger, m *metrics.Metrics, st *store.Store) (stop func(), err error) {
+// health, readiness (the database answers and front, the way interactions come in, is
+// ready: the gateway, or the HTTP interactions endpoint) and pprof. It listens before it
+// returns, so a bad or taken address stops start-up.
+func startAdmin(ctx context.Context, addr string, log *slog.Logger, m *metrics.Metrics, st *store.Store, front metrics.Check) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -27,7 +28,7 @@ func startAdmin(ctx context.Context, addr string, log *slog.Logger, m *metrics.M
 	srv := &http.Server{
 		Handler: metrics.AdminHandler(m,
 			metrics.Check{Name: "database", Func: st.Ping},
-			metrics.Check{Name: "gateway", Func: m.GatewayReady}),
+			front),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	go func() {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -274,13 +276,23 @@ func TestHTTPInteractionsPlayARound(t *testing.T) {
 	for _, p := range players {
 		fake.AddMember(guild, p, "p", 0, "en-US")
 	}
-	addr := freeAddr(t)
+	addr, admin := freeAddr(t), freeAddr(t)
 	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
 		"PONTOON_DATABASE_PATH="+storetest.SQLitePath(t), "PONTOON_LOG_FORMAT=json",
 		"PONTOON_DISCORD_APPLICATION_ID="+fake.AppID, "PONTOON_DISCORD_INTERACTIONS_LISTEN="+addr,
-		"PONTOON_DISCORD_PUBLIC_KEY="+fake.PublicKey())
+		"PONTOON_DISCORD_PUBLIC_KEY="+fake.PublicKey(), "PONTOON_ADMIN_LISTEN="+admin)
 	p := startServe(t, bin, env, 1)
 	require.NoError(t, fake.SetInteractionsEndpoint("http://"+addr+"/"))
+	// With no gateway, /readyz asks the interactions endpoint, not a gateway that never comes.
+	require.Eventually(t, func() bool {
+		resp, err := http.Get("http://" + admin + "/readyz")
+		if err != nil {
+			return false
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK && strings.Contains(string(body), "interactions endpoint")
+	}, 10*time.Second, 20*time.Millisecond, "/readyz is ready in HTTP mode")
 	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
 	assert.Empty(t, fake.Sessions(), "no gateway session with HTTP interactions")
 

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -84,6 +86,7 @@ func serve(parent context.Context, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(parent, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	var endpointUp atomic.Bool // the HTTP interactions endpoint listens (readiness)
 	// Metrics exist only to be served: with no admin listener there are none.
 	var m *metrics.Metrics
 	var storeOpts []store.Option
@@ -122,7 +125,17 @@ func serve(parent context.Context, stderr io.Writer) error {
 	}
 	if m != nil {
 		m.Sample(b.LiveTables, b.TimersPending)
-		stopAdmin, err := startAdmin(ctx, cfg.Admin.Listen, log, m, st)
+		front := metrics.Check{Name: "gateway", Func: m.GatewayReady}
+		if cfg.Discord.Scale.InteractionsListen != "" {
+			// HTTP interactions: no gateway; ready once the endpoint is listening.
+			front = metrics.Check{Name: "interactions endpoint", Func: func(context.Context) error {
+				if !endpointUp.Load() {
+					return errors.New("interactions endpoint: not listening yet")
+				}
+				return nil
+			}}
+		}
+		stopAdmin, err := startAdmin(ctx, cfg.Admin.Listen, log, m, st, front)
 		if err != nil {
 			log.Error("starting the admin listener", "addr", cfg.Admin.Listen, "err", err)
 			return exitError{1}
@@ -140,6 +153,7 @@ func serve(parent context.Context, stderr io.Writer) error {
 		_ = b.Close()
 		return exitError{1}
 	}
+	endpointUp.Store(true)
 	log.Info("serving; stop with SIGINT or SIGTERM", "database", st.Path())
 	<-ctx.Done()
 	log.Info("shutting down: finishing in-flight actions")
