@@ -184,6 +184,9 @@ func (b *Bot) Start(ctx context.Context) error {
 		return err
 	}
 	s.Identify.Intents = discordgo.IntentsGuilds
+	// The bot reads nothing from discordgo's State but its own user (kept even when
+	// disabled, from READY), so the guild/channel/member caches are pure cost.
+	s.StateEnabled = false
 	s.ShouldReconnectOnError = true
 	var once sync.Once
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
