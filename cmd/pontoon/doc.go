@@ -8,9 +8,5 @@
 //	pontoon migrate            create or upgrade the database, print its version
 //	pontoon audit              check chip conservation; exit 1 if anything is off
 //
-// serve sets the garbage collector's target to 400 % unless GOGC is set (gc.go): the
-// bot's per-interaction garbage is short-lived and the default target collected far
-// more often than its small live heap needs.
-//
 // Start reading at root.go; each subcommand has its own file.
 package main

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"os/signal"
 	"syscall"
 
@@ -68,7 +67,6 @@ func serve(parent context.Context, stderr io.Writer) error {
 		return exitError{2}
 	}
 	log := newLogger(cfg, stderr)
-	log.Debug("garbage collector target", "gc_percent", setGCTarget(os.Getenv))
 	if parent == nil {
 		parent = context.Background()
 	}
