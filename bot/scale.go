@@ -82,6 +82,9 @@ func (b *Bot) connect(ctx context.Context) error {
 		ShardID: sc.ShardID, ShardCount: sc.ShardCount, Auto: sc.Auto, Window: sc.IdentifyWindow,
 		Setup: func(s *discordgo.Session) {
 			s.Identify.Intents = discordgo.IntentsGuilds
+			// The bot reads nothing from discordgo's State but its own user (kept even when
+			// disabled, from READY), so the guild/channel/member caches are pure cost.
+			s.StateEnabled = false
 			s.ShouldReconnectOnError = true
 			s.AddHandler(func(s *discordgo.Session, r *discordgo.Ready) {
 				mu.Lock()

@@ -93,6 +93,7 @@ type Catalog struct {
 	commandID atomic.Pointer[string]
 	simple    map[string]map[string][]piece            // lang -> id -> the text of a message with one form and only {{.Name}} values
 	plural    map[string]map[string]map[string][]piece // lang -> id -> plural form -> text, for messages with several forms
+	zero      map[string]map[string][]piece            // lang -> id -> the simple text of "<id>.zero", for a Count of 0
 }
 
 // piece is part of a simple message: literal text, then the value named (if any).
@@ -173,6 +174,17 @@ func Load() (*Catalog, error) {
 			c.plural[l][id] = byForm
 		}
 	}
+	// A ".zero" message of one simple form is what render would pick for a Count of 0
+	// (TestPluralMessagesRenderAsTheirTemplates checks that they agree).
+	c.zero = map[string]map[string][]piece{}
+	for l, ids := range c.simple {
+		c.zero[l] = map[string][]piece{}
+		for id, ps := range ids {
+			if base, ok := strings.CutSuffix(id, ".zero"); ok && c.plural[l][base] != nil {
+				c.zero[l][base] = ps
+			}
+		}
+	}
 	return c, nil
 }
 
@@ -210,7 +222,14 @@ func (c *Catalog) T(lang, id string, kv ...any) string {
 	}
 	if forms, ok := c.plural[lang][id]; ok {
 		// A Count of 0 with a ".zero" message goes to render, which picks that message.
-		if n, ok := countOf(kv); ok && !(n == 0 && c.Has(id+".zero")) {
+		n, ok := countOf(kv)
+		if ok && n == 0 {
+			// Looked up before c.Has, which builds id+".zero" and searches every id.
+			if ps, ok := c.zero[lang][id]; ok {
+				return fill(lang, ps, kv)
+			}
+		}
+		if ok && !(n == 0 && c.Has(id+".zero")) {
 			if ps, ok := forms[pluralRules[lang](n)]; ok {
 				return fill(lang, ps, kv)
 			}
@@ -284,6 +303,9 @@ func Placeholders(s string) []string {
 // formatting (integers the reader's way, Signed with its sign, rawNumbers as digits): a
 // missing value prints "<no value>".
 func fill(lang string, ps []piece, kv []any) string {
+	if len(ps) == 1 && ps[0].name == "" {
+		return ps[0].text // a fixed text (a button label): no copy
+	}
 	var b strings.Builder
 	for _, p := range ps {
 		b.WriteString(p.text)

@@ -3,6 +3,7 @@ package i18n
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/template"
 
@@ -41,6 +42,12 @@ var printers = func() map[string]*message.Printer {
 // Number writes n the way a reader of lang writes it: 1,000 in en, 1.000 in id, su and
 // pt-BR, 1 000 (a no-break space) in pl. An unknown language gets English.
 func Number(lang string, n int64) string {
+	if n >= 0 && n < 1000 {
+		// No separator to place: most numbers on a table (totals, stakes, seats) are
+		// here, and x/text's Printer cost an allocation-heavy format each
+		// (TestSmallNumbersAsPrinted checks every language agrees).
+		return strconv.FormatInt(n, 10)
+	}
 	p, ok := printers[lang]
 	if !ok {
 		p = printers["en"]
