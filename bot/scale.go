@@ -148,6 +148,9 @@ func (b *Bot) Route(ctx context.Context, ic *discordgo.InteractionCreate) (*disc
 		c.done()
 		return nil, fmt.Errorf("interaction %s: no answer", ic.ID)
 	}
+	// The answer is the HTTP body: httpin writes it, so it counts as answered here (a
+	// write that fails is the endpoint's to log).
+	b.record(c, nil)
 	// The hold on a shared table ends once the answer is out; then the later work.
 	later := c.later
 	base := table.WithLogger(context.Background(), c.log)

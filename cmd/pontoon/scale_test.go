@@ -305,6 +305,12 @@ func TestHTTPInteractionsPlayARound(t *testing.T) {
 	assert.Equal(t, before, msgText(tb.msg()), "a forged request changes nothing")
 
 	tb.playOut(p.logs.String)
+	// Interactions answered over HTTP count in the metrics as over the gateway.
+	resp, err := http.Get("http://" + admin + "/metrics")
+	require.NoError(t, err)
+	metricsText, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Regexp(t, `pontoon_interactions_total\{[^}]*outcome="answered"[^}]*\} [1-9]`, string(metricsText))
 	stopServe(t, p)
 	assert.Positive(t, fake.EndpointHits()["http://"+addr+"/"])
 	assert.NotContains(t, p.logs.String(), token)
