@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,8 +44,8 @@ func TestBackupUnderLoad(t *testing.T) {
 	var wg sync.WaitGroup
 	var once sync.Once
 	halt := func() { once.Do(func() { close(stop); wg.Wait() }) }
-	defer halt() // a failed require stops the writers before the store closes
-	applied := make([]int, len(members))
+	defer halt()                                  // a failed require stops the writers before the store closes
+	applied := make([]atomic.Int64, len(members)) // the last seq each writer committed
 	for i := range members {
 		wg.Go(func() {
 			for seq := 2; ; seq++ {
@@ -56,10 +58,22 @@ func TestBackupUnderLoad(t *testing.T) {
 					t.Errorf("action %d on table %d: %v", seq, i, err)
 					return
 				}
-				applied[i] = seq
+				applied[i].Store(int64(seq))
 			}
 		})
 	}
+	// Every writer is committing before the first backup starts, and commits again after
+	// the last one ends, so the backups ran while actions were committing on every table
+	// (waiting for it rather than assuming the scheduler ran each writer in time).
+	committed := func(i int) int64 { return applied[i].Load() }
+	require.Eventually(t, func() bool {
+		for i := range members {
+			if committed(i) < 2 {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, time.Millisecond, "every table commits before the backups")
 	dir := t.TempDir()
 	var copies []string
 	for n := range 3 {
@@ -67,10 +81,19 @@ func TestBackupUnderLoad(t *testing.T) {
 		require.NoError(t, s.Backup(ctx, dest))
 		copies = append(copies, dest)
 	}
-	halt()
+	after := make([]int64, len(members))
 	for i := range members {
-		require.Greater(t, applied[i], 1, "table %d committed actions during the backups", i)
+		after[i] = committed(i)
 	}
+	require.Eventually(t, func() bool {
+		for i := range members {
+			if committed(i) <= after[i] {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, time.Millisecond, "every table still commits after the backups")
+	halt()
 
 	for _, dest := range copies {
 		_, err := os.Stat(dest + "-wal")
