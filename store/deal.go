@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 )
 
@@ -44,12 +43,21 @@ func (s *Store) DealRound(ctx context.Context, p DealParams) (Round, error) {
 	if err := checkTableTransfers(p.BankTransfers, p.TableID, false); err != nil {
 		return Round{}, err
 	}
-	tx, err := s.beginWrite(ctx)
+	var out Round
+	err := s.write(ctx, "DealRound", func(tx *txn) error {
+		var err error
+		out, err = s.deal(ctx, tx, p)
+		return err
+	})
 	if err != nil {
 		return Round{}, err
 	}
-	defer tx.Rollback()
+	return out, nil
+}
 
+// deal is DealRound's body, in tx: the bank's change, the wallets, then the round through
+// startRound (the same checks and writes as StartRound) and the seed it was shuffled from.
+func (s *Store) deal(ctx context.Context, tx *txn, p DealParams) (Round, error) {
 	t, err := openTable(ctx, tx, p.TableID)
 	if err != nil {
 		return Round{}, err
@@ -110,26 +118,15 @@ func (s *Store) DealRound(ctx context.Context, p DealParams) (Round, error) {
 	if err := checkTableTransfers(sp.Transfers, p.TableID, true); err != nil {
 		return Round{}, err
 	}
-	// RETURNING id, not LastInsertId: PostgreSQL's driver has none (dialect.go).
-	var id int64
-	if err := tx.QueryRowContext(ctx, `INSERT INTO rounds (table_id, number, history, commitment, salt, started_at)
-		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, p.TableID, p.Number, history, sp.Commitment, sp.Salt, formatTime(p.Now)).Scan(&id); err != nil {
-		return Round{}, fmt.Errorf("store: deal: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE tables SET round_number = ?, next_pack = NULL WHERE id = ?`, p.Number, p.TableID); err != nil {
-		return Round{}, fmt.Errorf("store: deal: %w", err)
-	}
-	if err := moveAll(ctx, tx, t.Guild, sp.Transfers, "round start", ledgerRef{table: p.TableID, round: id, seq: 0, now: p.Now}); err != nil {
-		return Round{}, err
-	}
-	if p.Seed != nil {
-		if err := useSeed(ctx, tx, p.TableID, id, *p.Seed, p.Now); err != nil {
-			return Round{}, err
-		}
-	}
-	r, err := roundWhere(ctx, tx, strconv.FormatInt(id, 10), `id = ?`, id)
+	sp.TableID, sp.Number, sp.Now = p.TableID, p.Number, p.Now
+	r, err := startRound(ctx, tx, t, sp, history)
 	if err != nil {
 		return Round{}, err
 	}
-	return r, s.commit(tx, "DealRound")
+	if p.Seed != nil {
+		if err := useSeed(ctx, tx, p.TableID, r.ID, *p.Seed, p.Now); err != nil {
+			return Round{}, err
+		}
+	}
+	return r, nil
 }

@@ -85,41 +85,50 @@ func (s *Store) StartRound(ctx context.Context, p StartRoundParams) (Round, erro
 		if err != nil {
 			return err
 		}
-		var exists bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM rounds WHERE table_id = ? AND number = ?)`,
-			p.TableID, p.Number).Scan(&exists); err != nil {
-			return fmt.Errorf("store: start round: %w", err)
-		}
-		if exists {
-			return fmt.Errorf("%w: round %d of table %d", ErrDuplicateRound, p.Number, p.TableID)
-		}
-		if err := noUnfinishedRound(ctx, tx, p.TableID); err != nil {
-			return err
-		}
-		if p.Number != t.RoundNumber+1 {
-			return &SequenceError{Err: ErrStaleRound, Got: p.Number, Want: t.RoundNumber + 1}
-		}
-		var id int64
-		if err := tx.QueryRowContext(ctx, `INSERT INTO rounds (table_id, number, history, commitment, salt, started_at)
-			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, p.TableID, p.Number, history, p.Commitment, p.Salt,
-			formatTime(p.Now)).Scan(&id); err != nil {
-			return fmt.Errorf("store: start round: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tables SET round_number = ?, next_pack = NULL WHERE id = ?`,
-			p.Number, p.TableID); err != nil {
-			return fmt.Errorf("store: start round: %w", err)
-		}
-		ref := ledgerRef{table: p.TableID, round: id, seq: 0, now: p.Now}
-		if err := moveAll(ctx, tx, t.Guild, p.Transfers, "round start", ref); err != nil {
-			return err
-		}
-		out, err = roundWhere(ctx, tx, strconv.FormatInt(id, 10), `id = ?`, id)
+		out, err = startRound(ctx, tx, t, p, history)
 		return err
 	})
 	if err != nil {
 		return Round{}, err
 	}
 	return out, nil
+}
+
+// startRound records round p of table t, whose history is already checked, and applies
+// its opening transfers: the part of a round's start that StartRound and DealRound share.
+// It refuses with ErrDuplicateRound, ErrRoundInProgress or a SequenceError
+// (ErrStaleRound), and consumes the table's carried pack.
+func startRound(ctx context.Context, tx *txn, t Table, p StartRoundParams, history string) (Round, error) {
+	var exists bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM rounds WHERE table_id = ? AND number = ?)`,
+		p.TableID, p.Number).Scan(&exists); err != nil {
+		return Round{}, fmt.Errorf("store: start round: %w", err)
+	}
+	if exists {
+		return Round{}, fmt.Errorf("%w: round %d of table %d", ErrDuplicateRound, p.Number, p.TableID)
+	}
+	if err := noUnfinishedRound(ctx, tx, p.TableID); err != nil {
+		return Round{}, err
+	}
+	if p.Number != t.RoundNumber+1 {
+		return Round{}, &SequenceError{Err: ErrStaleRound, Got: p.Number, Want: t.RoundNumber + 1}
+	}
+	// RETURNING id, not LastInsertId: PostgreSQL's driver has none (dialect.go).
+	var id int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO rounds (table_id, number, history, commitment, salt, started_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, p.TableID, p.Number, history, p.Commitment, p.Salt,
+		formatTime(p.Now)).Scan(&id); err != nil {
+		return Round{}, fmt.Errorf("store: start round: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tables SET round_number = ?, next_pack = NULL WHERE id = ?`,
+		p.Number, p.TableID); err != nil {
+		return Round{}, fmt.Errorf("store: start round: %w", err)
+	}
+	ref := ledgerRef{table: p.TableID, round: id, seq: 0, now: p.Now}
+	if err := moveAll(ctx, tx, t.Guild, p.Transfers, "round start", ref); err != nil {
+		return Round{}, err
+	}
+	return roundWhere(ctx, tx, strconv.FormatInt(id, 10), `id = ?`, id)
 }
 
 // RoundFinish is how a round ended, written by the action that ends it.
