@@ -77,9 +77,13 @@ type Options struct {
 	OfferTTL      time.Duration // how long a bank sale offer stands; 2m
 	BidWindow     time.Duration // how long a bank auction takes bids; 60s
 	EditDelay     time.Duration // public table edits are coalesced over this window; 750ms
-	MaxSeats      int           // 10
-	Logger        *slog.Logger
-	Now           func() time.Time // the clock; time.Now
+	// EditWait bounds how long a click that updates the table message waits for the
+	// publisher's edit of it already on its way before it is acknowledged without an
+	// update instead (see publisher.claim); 250ms.
+	EditWait time.Duration
+	MaxSeats int // 10
+	Logger   *slog.Logger
+	Now      func() time.Time // the clock; time.Now
 	// AfterFunc runs f once d has passed on the bot's clock, for the rules' timers: turn
 	// timers (R7.4), bank offers and auctions (R9.8). time.AfterFunc when nil; tests pass
 	// a manual clock with Now so that they move time instead of sleeping.
@@ -129,6 +133,9 @@ func (o *Options) defaults() {
 	}
 	if o.EditDelay <= 0 {
 		o.EditDelay = 750 * time.Millisecond
+	}
+	if o.EditWait <= 0 {
+		o.EditWait = 250 * time.Millisecond
 	}
 	if o.MaxSeats <= 0 {
 		o.MaxSeats = 10

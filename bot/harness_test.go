@@ -110,7 +110,10 @@ func newHarnessIn(t *testing.T, guildLocale string, mod func(*bot.Options)) *har
 	fake.AddMember(guildID, admin, "admin", discordgo.PermissionManageGuild, "en-US")
 	h := &harness{t: t, fake: fake, deck: &deck{}, dbPath: filepath.Join(t.TempDir(), "pontoon.db")}
 	h.opt = bot.Options{Token: "test-token", APIURL: fake.URL(), TurnTimer: time.Minute, EditDelay: 10 * time.Millisecond,
-		Deck: h.deck.next, StartingChips: 1000, DailyAmount: 200}
+		// A click on the table waits for an edit already on its way (publisher.claim);
+		// long here so that a slow machine never turns an answer into an acknowledgement.
+		EditWait: 5 * time.Second,
+		Deck:     h.deck.next, StartingChips: 1000, DailyAmount: 200}
 	if mod != nil {
 		mod(&h.opt)
 	}

@@ -184,11 +184,10 @@ func (b *Bot) clickJoin(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	s, err := t.Join(c.ctx, c.user)
-	if err != nil {
+	if _, err := t.Join(c.ctx, c.user); err != nil {
 		return err
 	}
-	return b.update(c, b.publicTable(c.pub, &s))
+	return b.updateTable(c, t)
 }
 
 func (b *Bot) clickLeave(c *ictx, id view.ID) error {
@@ -196,11 +195,10 @@ func (b *Bot) clickLeave(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	s, err := t.Leave(c.ctx, c.user)
-	if err != nil {
+	if _, err := t.Leave(c.ctx, c.user); err != nil {
 		return err
 	}
-	return b.update(c, b.publicTable(c.pub, &s))
+	return b.updateTable(c, t)
 }
 
 func (b *Bot) clickDeal(c *ictx, id view.ID) error {
@@ -208,13 +206,27 @@ func (b *Bot) clickDeal(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
-	s, err := t.Deal(c.ctx, c.user, c.i.ID)
-	if err != nil {
+	if _, err := t.Deal(c.ctx, c.user, c.i.ID); err != nil {
 		return err
 	}
 	// The deal is a picture moment: once this answer has updated the message, the
 	// publisher attaches the picture (before it, the answer would point the embed away).
 	c.afterReply(func(context.Context) { b.pub.Changed(t) })
+	return b.updateTable(c, t)
+}
+
+// updateTable answers a click on the public table with the table as it now stands, in
+// place (type 7). The publisher's edit of the same message, if one is on its way, is
+// waited for (claim): drawn from an earlier state, it would land after the answer and
+// show the older table again. If it takes too long the click is acknowledged (type 6)
+// and the publisher's next edit, made at once, shows it.
+func (b *Bot) updateTable(c *ictx, t *table.Table) error {
+	release, ok := b.pub.claim(c.ctx, t)
+	if !ok {
+		return b.respond(c, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+	}
+	c.unclaim = release
+	s := t.Snapshot()
 	return b.update(c, b.publicTable(c.pub, &s))
 }
 

@@ -33,9 +33,18 @@ type publisher struct {
 
 // pubState is one table's edit state: dirty (its message is behind), scheduled (a
 // job is queued or waiting for EditDelay) and busy (a worker is editing it).
+//
+// answering counts the interactions whose own answer is updating the message (type 7,
+// see claim); soon asks for the next edit without waiting for EditDelay, because a
+// member's click was acknowledged without an update and waits for this one. Edits and
+// answers of one table never overlap: two calls that replace the same message could land
+// in either order, and the older picture would then stay on the table (a member saw the
+// next round's buttons vanish again under them).
 type pubState struct {
-	t                      *table.Table
-	dirty, scheduled, busy bool
+	t                            *table.Table
+	dirty, scheduled, busy, soon bool
+	answering                    int
+	idle                         chan struct{} // closed when the edit in progress (busy) is done
 }
 
 // pubJob is a table to redraw, or (post) one with no message to post, or (msg) another
@@ -160,7 +169,13 @@ func (p *publisher) work() {
 			p.mu.Unlock() // a duplicate: the table was drawn since, or is being drawn
 			continue
 		}
+		if st.answering > 0 {
+			st.scheduled = false // an answer is updating the message: its release reschedules
+			p.mu.Unlock()
+			continue
+		}
 		st.scheduled, st.busy, st.dirty = false, true, false
+		st.idle = make(chan struct{})
 		p.mu.Unlock()
 
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -174,17 +189,90 @@ func (p *publisher) work() {
 
 		p.mu.Lock()
 		st.busy = false
+		close(st.idle)
 		switch {
-		case st.dirty && p.done:
-			st.scheduled = true
+		case st.answering > 0:
+			// An answer waited for this edit and now updates the message; its release
+			// schedules what is still behind.
+		case st.dirty && (p.done || st.soon):
+			st.scheduled, st.soon = true, false
 			p.queue = append(p.queue, pubJob{t: j.t})
+			p.wake.Signal()
 		case st.dirty:
 			st.scheduled = true
 			time.AfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: j.t}) })
-		default:
+		case st.answering == 0:
 			delete(p.state, j.t.ID())
 		}
 		p.mu.Unlock()
+	}
+}
+
+// claim reserves the table message for the answer of an interaction that updates it in
+// place (type 7): until release, once the answer is out, no edit of the publisher's
+// starts. An edit already on its way was drawn from an earlier state and would land on
+// top of the answer, so claim waits for it, up to Options.EditWait; past that (a rate-limited
+// edit) it fails, and the caller acknowledges the click without an update (type 6): the
+// publisher then draws the table again as soon as its edit is done. The caller takes its
+// snapshot after a successful claim, so that it is at least as new as anything the
+// publisher has drawn.
+//
+// Replicas need no claim: there the answer and the publisher's edit each hold the
+// table's lease (scale.go), which orders them already.
+func (p *publisher) claim(ctx context.Context, t *table.Table) (release func(), ok bool) {
+	if p.b.shared() {
+		return func() {}, true
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := p.state[t.ID()]
+	if st == nil {
+		st = &pubState{t: t}
+		p.state[t.ID()] = st
+	}
+	st.answering++ // from here no new edit starts
+	if st.busy {
+		timer := time.NewTimer(p.b.opt.EditWait)
+		defer timer.Stop()
+		for st.busy {
+			idle := st.idle
+			p.mu.Unlock()
+			select {
+			case <-idle:
+			case <-timer.C:
+			case <-ctx.Done():
+			}
+			p.mu.Lock()
+			if st.busy {
+				st.answering--
+				st.dirty, st.soon = true, true
+				return nil, false
+			}
+		}
+	}
+	var once sync.Once
+	return func() { once.Do(func() { p.unclaim(t.ID(), st) }) }, true
+}
+
+func (p *publisher) unclaim(id int64, st *pubState) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st.answering--
+	switch {
+	case st.answering > 0 || st.busy || st.scheduled:
+	case st.dirty && !p.stopped:
+		// A change the publisher skipped while the answer was out (or made since).
+		st.scheduled = true
+		if p.done {
+			p.queue = append(p.queue, pubJob{t: st.t})
+			p.wake.Signal()
+		} else {
+			time.AfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: st.t}) })
+		}
+	case !st.dirty:
+		if p.state[id] == st {
+			delete(p.state, id)
+		}
 	}
 }
 

@@ -37,6 +37,7 @@ type ictx struct {
 	resp    *discordgo.InteractionResponse // the reply, sent by handle once the handler has returned
 	later   []func(context.Context)        // work that may wait on Discord, done after the reply
 	release func()                         // ends a shared table's hold once the reply is out (scale.go); nil if none
+	unclaim func()                         // lets the publisher edit the table message the reply updates (updateTable); nil if none
 
 	log     *slog.Logger // every line about this interaction carries its ids (interactionLogger)
 	kind    string       // interactionKind, for metrics and logs

@@ -238,8 +238,12 @@ func (b *Bot) heldTable(c *ictx) int64 {
 	return 0
 }
 
-// done ends the interaction's hold on a shared table.
+// done ends the interaction's hold on a shared table and its claim on the table message.
 func (c *ictx) done() {
+	if c.unclaim != nil {
+		c.unclaim()
+		c.unclaim = nil
+	}
 	if c.release != nil {
 		c.release()
 		c.release = nil

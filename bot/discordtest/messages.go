@@ -42,7 +42,13 @@ type message struct {
 	ephemeralTo            string       // the only user who sees it, for ephemeral messages
 	in                     *interaction // whose response or follow-up it is
 	kind                   int          // Discord's message type
+	// history: the components of each version the message has had, oldest first (at
+	// most maxHistory), for tests of the order in which edits landed
+	history []json.RawMessage
 }
+
+// maxHistory bounds the versions a message keeps in its history.
+const maxHistory = 64
 
 func (m *message) ephemeral() bool { return m.flags&flagEphemeral != 0 }
 
@@ -201,6 +207,10 @@ func (s *Server) newMessageLocked(channelID string, in *interaction) *message {
 
 // commitLocked stores m (new, or a new version of a stored message).
 func (s *Server) commitLocked(m *message, edit bool) {
+	if len(m.history) == maxHistory {
+		m.history = append(m.history[:0:0], m.history[1:]...)
+	}
+	m.history = append(m.history, m.components)
 	if edit {
 		now := time.Now()
 		m.edited = &now
@@ -269,6 +279,36 @@ func (s *Server) Attachments(messageID string) []Attachment {
 		c := *a
 		c.Data = append([]byte(nil), a.Data...)
 		out = append(out, c)
+	}
+	return out
+}
+
+// ComponentHistory returns, for each version a message has had (its last maxHistory,
+// oldest first), the custom ids of its buttons and selects in order: what a member
+// could press on it, in the order the edits landed, however they were made.
+func (s *Server) ComponentHistory(messageID string) [][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.messages[messageID]
+	if m == nil {
+		return nil
+	}
+	out := make([][]string, 0, len(m.history))
+	for _, raw := range m.history {
+		var comps []compBody
+		_ = json.Unmarshal(raw, &comps)
+		ids := []string{}
+		var walk func([]compBody)
+		walk = func(cs []compBody) {
+			for i := range cs {
+				if c := &cs[i]; c.CustomID != nil && (c.Type == 2 || isSelect(c.Type)) {
+					ids = append(ids, *c.CustomID)
+				}
+				walk(cs[i].Components)
+			}
+		}
+		walk(comps)
+		out = append(out, ids)
 	}
 	return out
 }

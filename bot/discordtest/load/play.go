@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -47,11 +48,14 @@ type click struct {
 	// click is sent (prefix), since the bot edits that message in between.
 	fromTable bool
 	prefix    string
-	msgID     string
-	customID  string
-	values    []string // a select's chosen values; nil for a button
-	inWindow  bool     // sent inside the measured window
-	sent      time.Time
+	// after: with fromTable, the click waits until the component's round is past this
+	// one (the Deal was acknowledged and the table is still to show the new round).
+	after    int
+	msgID    string
+	customID string
+	values   []string // a select's chosen values; nil for a button
+	inWindow bool     // sent inside the measured window
+	sent     time.Time
 }
 
 // answer is what came back for a click.
@@ -75,6 +79,7 @@ type table struct {
 	guild, channel string
 	msgID          string             // the public table message
 	view           *discordgo.Message // the table message as the last Deal left it; nil after trouble
+	after          int                // the round the table shows must be past this one (a Deal acknowledged with no update); -1 if none
 	members        []string           // seated, the host first
 	panels         map[string]*discordgo.Message
 	busy           map[string]bool // a click of the member is queued or in flight
@@ -178,13 +183,13 @@ func (p *players) look(t *table, member string) {
 			return
 		}
 	}
-	p.enqueue(&click{t: t, member: member, kind: kindLook, fromTable: true, prefix: prefixCards})
+	p.enqueue(&click{t: t, member: member, kind: kindLook, fromTable: true, prefix: prefixCards, after: t.after})
 }
 
 // deal queues Deal by a seated member, taking turns.
 func (p *players) deal(t *table, round int) {
 	m := t.members[round%len(t.members)]
-	p.enqueue(&click{t: t, member: m, kind: kindDeal, fromTable: true, prefix: prefixDeal})
+	p.enqueue(&click{t: t, member: m, kind: kindDeal, fromTable: true, prefix: prefixDeal, after: -1})
 }
 
 // everyoneLooks is what members do after a Deal, and how a confused table starts over:
@@ -260,8 +265,13 @@ func (p *players) handle(a answer) {
 		}
 		t.rounds++
 		t.roundOver, t.looks = false, 0
-		t.view = nil
-		if msg != nil && msg.ID == t.msgID {
+		t.view, t.after = nil, -1
+		switch {
+		case a.r.Type == discordgo.InteractionResponseDeferredMessageUpdate:
+			// Acknowledged with no update (the bot was still editing the message): the
+			// table shows the new round shortly, past the round the Deal was pressed in.
+			t.after = idRound(c.customID)
+		case msg != nil && msg.ID == t.msgID:
 			t.view = msg
 		}
 		p.everyoneLooks(t)
@@ -402,6 +412,19 @@ func (p *players) choose(t *table, member string, panel *discordgo.Message) *cli
 		return amount(amounts[0])
 	}
 	return nil
+}
+
+// idRound is the round in one of the bot's custom ids (pt:<kind>:<table>:<round>:...).
+func idRound(customID string) int {
+	f := strings.SplitN(customID, ":", 5)
+	if len(f) < 4 {
+		return -1
+	}
+	n, err := strconv.Atoi(f[3])
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 func hasComponent(m *discordgo.Message, prefix string) bool {

@@ -348,21 +348,36 @@ func containsRefusal(s string) bool { return strings.Contains(s, refusalMarker) 
 // takes the component as the message stands now.
 func send(fake *discordtest.Server, c *click) (*discordtest.Response, error) {
 	if c.fromTable {
-		m := fake.Message(c.t.channel, c.t.msgID)
-		if m == nil {
-			return nil, fmt.Errorf("table message %s is gone", c.t.msgID)
+		// A member waits for the table to show the round a Deal acknowledged without an
+		// update (as they would watch the message change), but not for ever.
+		deadline := time.Now().Add(tableWait)
+		for {
+			m := fake.Message(c.t.channel, c.t.msgID)
+			if m == nil {
+				return nil, fmt.Errorf("table message %s is gone", c.t.msgID)
+			}
+			id, ok := discordtest.CustomID(m, c.prefix, "")
+			if ok && idRound(id) > c.after {
+				c.msgID, c.customID = m.ID, id
+				break
+			}
+			if time.Now().After(deadline) {
+				if !ok {
+					return nil, fmt.Errorf("the table message has no %s… component", c.prefix)
+				}
+				return nil, fmt.Errorf("the table message still shows round %d after %s (want past %d)", idRound(id), tableWait, c.after)
+			}
+			time.Sleep(2 * time.Millisecond)
 		}
-		id, ok := discordtest.CustomID(m, c.prefix, "")
-		if !ok {
-			return nil, fmt.Errorf("the table message has no %s… component", c.prefix)
-		}
-		c.msgID, c.customID = m.ID, id
 	}
 	if c.values != nil {
 		return fake.Select(c.t.channel, c.msgID, c.member, c.customID, c.values)
 	}
 	return fake.Click(c.t.channel, c.msgID, c.member, c.customID)
 }
+
+// tableWait is how long a member watches the table message for the round they expect.
+const tableWait = 3 * time.Second
 
 // usage is the CPU used so far by the bot, by this process and by the whole machine.
 type usage struct {
