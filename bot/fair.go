@@ -208,10 +208,7 @@ func (b *Bot) shootTwist(c *ictx, t *table.Table, id view.ID, amount int64) erro
 	as := []game.Action{{Player: c.user, Verb: game.VerbShoot, Amount: amount}, {Player: c.user, Verb: game.VerbTwist}}
 	s, err := t.ActAll(c.ctx, as, c.i.ID, id.Check)
 	if err != nil {
-		if s.Closed {
-			return err
-		}
-		return b.panel(c, b.panelMessage(c, &s, b.refusalText(c, err)))
+		return b.actRefused(c, &s, err)
 	}
 	return b.panel(c, b.panelMessage(c, &s, b.view.ShootTwistDone(c.lang, amount)))
 }
@@ -280,10 +277,7 @@ func (b *Bot) submitShootBuy(c *ictx, id view.ID) error {
 	as := []game.Action{{Player: c.user, Verb: game.VerbShoot, Amount: shoot}, {Player: c.user, Verb: game.VerbBuy, Amount: buy}}
 	s, err := t.ActAll(c.ctx, as, c.i.ID, id.Check)
 	if err != nil {
-		if s.Closed {
-			return err
-		}
-		return b.panel(c, b.panelMessage(c, &s, b.refusalText(c, err)))
+		return b.actRefused(c, &s, err)
 	}
 	return b.panel(c, b.panelMessage(c, &s, b.view.ShootBuyDone(c.lang, shoot, buy)))
 }

@@ -256,12 +256,20 @@ func (b *Bot) clickRules(c *ictx, id view.ID) error {
 func (b *Bot) act(c *ictx, t *table.Table, id view.ID, a game.Action) error {
 	s, err := t.Act(c.ctx, a, c.i.ID, id.Check)
 	if err != nil {
-		if s.Closed {
-			return err
-		}
-		return b.panel(c, b.panelMessage(c, &s, b.refusalText(c, err)))
+		return b.actRefused(c, &s, err)
 	}
 	return b.panel(c, b.panelMessage(c, &s, b.view.Done(c.lang, a)))
+}
+
+// actRefused answers an action the table refused with the reason on the member's panel.
+// A closed table's refusal, and a replica's stale copy, go back to the router instead:
+// routeShared rebuilds a stale table and tries again, rather than showing the member
+// the store's refusal of a commit they had no part in.
+func (b *Bot) actRefused(c *ictx, s *table.Snapshot, err error) error {
+	if s.Closed || (b.shared() && stale(err)) {
+		return err
+	}
+	return b.panel(c, b.panelMessage(c, s, b.refusalText(c, err)))
 }
 
 // refusePanel answers a click that never reached the table with the reason on the panel.
