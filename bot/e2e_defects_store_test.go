@@ -5,8 +5,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/game"
@@ -242,4 +244,97 @@ func TestDefect10DealCommitsOnce(t *testing.T) {
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type, text(r.Message))
 	})
 	assert.Equal(t, 1, n, "Deal commits %d write transactions", n)
+}
+
+// Defect 11: the click that ends a round is one write transaction too: the action, the
+// settlement, the next round's pack and its commitment (the harness scripts packs, so
+// there is one to record) and the seeds revealed all commit together.
+func TestDefect11RoundEndingClickCommitsOnce(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.deal(bob, 0, "9C 7S 8D 9S 4S") // bob 17 sticks; alice 16
+	h.amount(bob, game.VerbStake, 10)
+	h.do(bob, game.VerbStick)
+	p := h.panel(alice)
+	id, ok := customID(p, "pt:act:", ":"+string(game.VerbStay))
+	require.True(t, ok, "alice may stay:\n%s", text(p))
+	n := commitsDuring(t, h.dbPath, func() {
+		r, err := h.fake.Click(channelID, p.ID, alice, id)
+		require.NoError(t, err)
+		require.Contains(t, text(r.Message), "✅")
+	})
+	assert.Equal(t, 1, n, "the round-ending stay commits %d write transactions", n)
+	m := h.waitTable("The round is settled")
+	got := nextCommitmentRE.FindStringSubmatch(text(m))
+	require.NotNil(t, got, "the next round's commitment is shown:\n%s", text(m))
+	pending, ok, err := h.st.Pending(context.Background(), h.tableID())
+	require.NoError(t, err)
+	require.True(t, ok, "the next pack was recorded with the settlement")
+	assert.Equal(t, got[2], pending.Commitment)
+	h.audit()
+	h.noFailures()
+}
+
+// Defect 11: with a stop asked for, the click that ends the round also closes the table
+// in the same transaction, and a stop between rounds is one transaction as well.
+func TestDefect11StopsCommitOnce(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.deal(bob, 0, "9C 7S 8D 9S 4S")
+	h.amount(bob, game.VerbStake, 10)
+	r := h.cmd(alice, sub("stop"))
+	require.Contains(t, text(r.Message), "close when this round is settled")
+	h.do(bob, game.VerbStick)
+	p := h.panel(alice)
+	id, ok := customID(p, "pt:act:", ":"+string(game.VerbStay))
+	require.True(t, ok, "alice may stay:\n%s", text(p))
+	n := commitsDuring(t, h.dbPath, func() {
+		_, err := h.fake.Click(channelID, p.ID, alice, id)
+		require.NoError(t, err)
+	})
+	assert.Equal(t, 1, n, "the stay that settles and closes commits %d write transactions", n)
+	_, err := h.st.TableByChannel(context.Background(), guildID, channelID)
+	require.Error(t, err, "the table closed with the settlement")
+	h.audit()
+
+	old := h.findTable().ID
+	r = h.cmd(carol, sub("start"))
+	require.True(t, r.Ephemeral, text(r.Message))
+	require.Eventually(t, func() bool { m := h.findTable(); return m != nil && m.ID != old }, 5*time.Second, 5*time.Millisecond, "no new table message")
+	n = commitsDuring(t, h.dbPath, func() {
+		r := h.cmd(carol, sub("stop"))
+		require.True(t, r.Ephemeral)
+	})
+	assert.Equal(t, 1, n, "a stop between rounds commits %d write transactions", n)
+	h.audit()
+	h.noFailures()
+}
+
+// Defect 11: a Join that brings the table to eight seats, so that the next round needs
+// two packs (DecksFor), records the seat and the new pack in one transaction.
+func TestDefect11JoinThatRedrawsThePackCommitsOnce(t *testing.T) {
+	h := newHarness(t, nil)
+	extra := []string{"300000000000000005", "300000000000000006", "300000000000000007", "300000000000000008"}
+	for i, m := range extra {
+		h.fake.AddMember(guildID, m, fmt.Sprintf("extra%d", i), 0, "en-US")
+	}
+	h.seat(alice, nil, append([]string{bob, carol, dave}, extra[:3]...)...)
+	last := extra[3]
+	// The member's wallet exists already: their first Join would also create it.
+	_, _, err := h.st.EnsureWallet(context.Background(), guildID, last, 1000, time.Now().UTC().Truncate(time.Millisecond))
+	require.NoError(t, err)
+	before, ok, err := h.st.Pending(context.Background(), h.tableID())
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Len(t, before.Pack, 52, "seven seats: one pack")
+	n := commitsDuring(t, h.dbPath, func() {
+		r := h.clickTable(last, "join")
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type, text(r.Message))
+	})
+	assert.Equal(t, 1, n, "the Join commits %d write transactions", n)
+	after, ok, err := h.st.Pending(context.Background(), h.tableID())
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Len(t, after.Pack, 104, "eight seats: two packs, drawn with the Join")
+	h.noFailures()
 }

@@ -326,8 +326,13 @@ func TestShootAndTwist(t *testing.T) {
 	assert.False(t, plain, "no shoot bet on its own with three cards")
 	id, ok := customID(p, "pt:amt:", ":shoot_twist")
 	require.True(t, ok, "Shoot & twist offered:\n%s", text(p))
-	r, err := h.fake.Select(channelID, p.ID, bob, id, []string{"10"})
-	require.NoError(t, err)
+	var r *discordtest.Response
+	n := commitsDuring(t, h.dbPath, func() {
+		var err error
+		r, err = h.fake.Select(channelID, p.ID, bob, id, []string{"10"})
+		require.NoError(t, err)
+	})
+	assert.Equal(t, 1, n, "Shoot & twist is one click: it commits %d write transactions", n)
 	require.Contains(t, text(r.Message), "Shot 10 chips and twisted")
 	require.Contains(t, text(r.Message), "2♥ 3♦ 4♣ 5♣")
 	ctx := context.Background()

@@ -19,10 +19,7 @@ type PendingPack struct {
 
 // SetPendingPack records the next round's pack, replacing any earlier one.
 func (s *Store) SetPendingPack(ctx context.Context, tableID int64, p PendingPack) error {
-	if p.ForRound < 1 || len(p.Pack) == 0 || p.Salt == "" || p.Commitment == "" {
-		return invalid("pending pack: round, pack, salt and commitment are required")
-	}
-	pack, err := json.Marshal(p.Pack)
+	pack, err := pendingJSON(p)
 	if err != nil {
 		return err
 	}
@@ -30,13 +27,28 @@ func (s *Store) SetPendingPack(ctx context.Context, tableID int64, p PendingPack
 		if _, err := table(ctx, tx, tableID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO pending_packs (table_id, for_round, pack, salt, commitment) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (table_id) DO UPDATE SET for_round = excluded.for_round, pack = excluded.pack, salt = excluded.salt,
-			commitment = excluded.commitment`, tableID, p.ForRound, string(pack), p.Salt, p.Commitment); err != nil {
-			return fmt.Errorf("store: pending pack: %w", err)
-		}
-		return nil
+		return setPendingPack(ctx, tx, tableID, p, pack)
 	})
+}
+
+// pendingJSON checks a pending pack and returns its cards as stored.
+func pendingJSON(p PendingPack) (string, error) {
+	if p.ForRound < 1 || len(p.Pack) == 0 || p.Salt == "" || p.Commitment == "" {
+		return "", invalid("pending pack: round, pack, salt and commitment are required")
+	}
+	pack, err := json.Marshal(p.Pack)
+	return string(pack), err
+}
+
+// setPendingPack records p (its cards as pendingJSON gave them) in tx, replacing any
+// earlier pending pack of the table.
+func setPendingPack(ctx context.Context, tx *txn, tableID int64, p PendingPack, pack string) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO pending_packs (table_id, for_round, pack, salt, commitment) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (table_id) DO UPDATE SET for_round = excluded.for_round, pack = excluded.pack, salt = excluded.salt,
+		commitment = excluded.commitment`, tableID, p.ForRound, pack, p.Salt, p.Commitment); err != nil {
+		return fmt.Errorf("store: pending pack: %w", err)
+	}
+	return nil
 }
 
 // Pending returns the table's pending pack; ok is false when there is none.

@@ -163,46 +163,65 @@ func (s *Store) OpenTables(ctx context.Context) ([]Table, error) {
 }
 
 // CloseTable closes a table. It refuses with ErrRoundInProgress while a
-// round is unfinished: finish it first (an ApplyAction with Finish). Chips
-// still in the table's escrows go back to their owners' wallets; the kitty
-// stays, and moves to the channel's next table (see OpenTable).
+// round is unfinished: finish it first (an ApplyAction with Finish, which can
+// close the table in the same transaction). Chips still in the table's escrows
+// go back to their owners' wallets; the kitty stays, and moves to the channel's
+// next table (see OpenTable). The seeds of the packs dealt are revealed with it:
+// the pack is put away with the table.
 func (s *Store) CloseTable(ctx context.Context, tableID int64, now time.Time) error {
 	if err := checkNow(now); err != nil {
 		return err
 	}
-	return s.write(ctx, "CloseTable", func(tx *txn) error {
-		t, err := openTable(ctx, tx, tableID)
-		if err != nil {
-			return err
-		}
-		if err := noUnfinishedRound(ctx, tx, tableID); err != nil {
-			return err
-		}
-		escrows, err := escrowBalances(ctx, tx, t.Guild, tableID)
-		if err != nil {
-			return err
-		}
-		trs := make([]Transfer, len(escrows))
-		for i, e := range escrows {
-			trs[i] = Transfer{From: EscrowAccount(tableID, e.member), To: WalletAccount(e.member), Amount: e.balance,
-				Reason: "escrow returned at close"}
-		}
-		if err := moveAll(ctx, tx, t.Guild, trs, "", ledgerRef{table: tableID, now: now}); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?`,
-			formatTime(now), tableID); err != nil {
-			return fmt.Errorf("store: close table: %w", err)
-		}
-		return nil
-	})
+	return s.write(ctx, "CloseTable", func(tx *txn) error { return closeTable(ctx, tx, tableID, now) })
+}
+
+// closeTable is CloseTable inside tx.
+func closeTable(ctx context.Context, tx *txn, tableID int64, now time.Time) error {
+	t, err := openTable(ctx, tx, tableID)
+	if err != nil {
+		return err
+	}
+	if err := noUnfinishedRound(ctx, tx, tableID); err != nil {
+		return err
+	}
+	escrows, err := escrowBalances(ctx, tx, t.Guild, tableID)
+	if err != nil {
+		return err
+	}
+	trs := make([]Transfer, len(escrows))
+	for i, e := range escrows {
+		trs[i] = Transfer{From: EscrowAccount(tableID, e.member), To: WalletAccount(e.member), Amount: e.balance,
+			Reason: "escrow returned at close"}
+	}
+	if err := moveAll(ctx, tx, t.Guild, trs, "", ledgerRef{table: tableID, now: now}); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?`,
+		formatTime(now), tableID); err != nil {
+		return fmt.Errorf("store: close table: %w", err)
+	}
+	return revealSeeds(ctx, tx, tableID, now)
 }
 
 // SetSeats replaces the seats of an open table with members, in clockwise
 // order. A member already seated keeps their joined time.
 func (s *Store) SetSeats(ctx context.Context, tableID int64, members []string, now time.Time) error {
+	return s.SetSeatsAndPack(ctx, tableID, members, now, nil)
+}
+
+// SetSeatsAndPack is SetSeats with the table's next pending pack recorded in the same
+// transaction (as SetPendingPack), when pending is not nil: a Join or Leave that
+// changes how many packs the seats need draws the next pack with it.
+func (s *Store) SetSeatsAndPack(ctx context.Context, tableID int64, members []string, now time.Time, pending *PendingPack) error {
 	if err := checkNow(now); err != nil {
 		return err
+	}
+	var pack string
+	if pending != nil {
+		var err error
+		if pack, err = pendingJSON(*pending); err != nil {
+			return err
+		}
 	}
 	seen := make(map[string]bool, len(members))
 	for _, m := range members {
@@ -235,6 +254,9 @@ func (s *Store) SetSeats(ctx context.Context, tableID int64, members []string, n
 				tableID, m, i, formatTime(at)); err != nil {
 				return fmt.Errorf("store: set seats: %w", err)
 			}
+		}
+		if pending != nil {
+			return setPendingPack(ctx, tx, tableID, *pending, pack)
 		}
 		return nil
 	})

@@ -40,6 +40,20 @@ func (t *Table) Act(ctx context.Context, a game.Action, interactionID string, gu
 // its chip movements in one store transaction; only then is the copy kept. On any error
 // nothing changes. t.mu must be held.
 func (t *Table) apply(ctx context.Context, a game.Action, interactionID string) ([]game.Transfer, error) {
+	outs, err := t.applyAll(ctx, []game.Action{a}, []string{interactionID})
+	if err != nil {
+		return nil, err
+	}
+	return outs[0], nil
+}
+
+// applyAll is apply for the actions of one click, in order: all of them go through the
+// engine on one copy, then one store transaction commits them with whatever the round's
+// end brings (the result, the next pack and its commitment, the seeds revealed once the
+// pack is shuffled away, the table closed when a stop was asked for), so a click is one
+// transaction however much it does. ids[i] is the interaction id action i is recorded
+// under. t.mu must be held.
+func (t *Table) applyAll(ctx context.Context, as []game.Action, ids []string) ([][]game.Transfer, error) {
 	if t.broken != "" {
 		return nil, Refuse("err.table_broken")
 	}
@@ -47,60 +61,73 @@ func (t *Table) apply(ctx context.Context, a game.Action, interactionID string) 
 		return nil, Refuse("err.no_round")
 	}
 	g := t.g.Clone()
-	out, err := g.Apply(a)
-	if err != nil {
-		return nil, err
+	now := t.m.now()
+	ps := make([]store.ApplyParams, 0, len(as))
+	outs := make([][]game.Transfer, 0, len(as))
+	for i, a := range as {
+		if !g.InRound() {
+			return nil, Refuse("err.no_round")
+		}
+		out, err := g.Apply(a)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, store.ApplyParams{RoundID: t.round.ID, Seq: t.seq + 1 + i, Member: a.Player, Verb: string(a.Verb),
+			Args: a.Args(), InteractionID: ids[i], Now: now, Transfers: store.GameTransfers(t.id, out)})
+		outs = append(outs, out)
 	}
-	p := store.ApplyParams{RoundID: t.round.ID, Seq: t.seq + 1, Member: a.Player, Verb: string(a.Verb),
-		Args: a.Args(), InteractionID: interactionID, Now: t.m.now(), Transfers: store.GameTransfers(t.id, out)}
+	var fin *store.RoundFinish
 	if !g.InRound() {
 		rep := g.RoundReport()
 		result, _ := json.Marshal(rep)
-		fin := &store.RoundFinish{Result: string(result), BankOwner: g.Banker, Results: roundResults(g)}
+		fin = &store.RoundFinish{Result: string(result), BankOwner: g.Banker, Results: roundResults(g)}
 		if !rep.Shuffle {
 			fin.NextPack = game.CardStrings(g.NextPack())
 		}
-		p.Finish = fin
+		if t.closing {
+			fin.Close = true // escrow is empty once the round settles
+		} else {
+			fin.RevealSeeds = fin.NextPack == nil // R6.1: the pack is shuffled away, so its seed can be told
+			pending, err := t.nextPending(t.round.Number+1, fin.NextPack, len(t.seats))
+			if err != nil {
+				t.logger(ctx).Error("next pack not prepared", "err", err)
+			}
+			fin.Pending = pending
+		}
+		ps[len(ps)-1].Finish = fin
 	}
-	if err := t.m.st.ApplyAction(ctx, p); err != nil {
+	var err error
+	if len(ps) == 1 {
+		err = t.m.st.ApplyAction(ctx, ps[0])
+	} else {
+		err = t.m.st.ApplyActions(ctx, ps)
+	}
+	if err != nil {
 		return nil, err
 	}
 	t.g = g
-	t.seq++
-	t.mseq[a.Player]++
-	if a.Verb == game.VerbStake {
-		t.stakes[a.Player] = a.Amount
+	for _, a := range as {
+		t.seq++
+		t.mseq[a.Player]++
+		if a.Verb == game.VerbStake {
+			t.stakes[a.Player] = a.Amount
+		}
 	}
 	t.notice = nil
 	t.recovered = false
-	if !g.InRound() {
+	if fin != nil {
 		t.owner = g.Banker
 		t.kitty = g.Kitty
-		t.nextPack = p.Finish.NextPack
-		if p.Finish.NextPack == nil {
-			t.revealSeeds(ctx) // R6.1: the pack is shuffled away, so its seed can be told
-		}
-		t.afterRound(ctx)
-		if !t.closed {
-			t.preparePack(ctx, t.round.Number+1, p.Finish.NextPack)
+		t.nextPack = fin.NextPack
+		if fin.Close {
+			t.close()
+		} else {
+			t.pending = fin.Pending
 		}
 	}
 	t.armTimer()
 	t.m.n.Changed(t)
-	return out, nil
-}
-
-// afterRound closes a table whose stop was asked for (escrow is empty between rounds).
-func (t *Table) afterRound(ctx context.Context) {
-	if !t.closing {
-		return
-	}
-	if err := t.m.st.CloseTable(ctx, t.id, t.m.now()); err != nil {
-		t.logger(ctx).Error("closing table", "err", err)
-		return
-	}
-	t.revealSeeds(ctx)
-	t.close()
+	return outs, nil
 }
 
 // close marks the table closed and forgets it. t.mu must be held.
@@ -338,30 +365,37 @@ func (t *Table) deal(ctx context.Context, interactionID string) error {
 // pontoon (R6.1), else a fresh shuffle. A failure is only logged: the deal then commits to
 // a fresh pack itself. t.mu must be held.
 func (t *Table) preparePack(ctx context.Context, forRound int, carried []string) {
-	decks := t.cfg.Rules.DecksFor(max(len(t.seats), 2))
-	var pack []game.Card
-	if len(carried) == 52*decks {
-		pack, _ = game.ParseCards(carried)
+	p, err := t.nextPending(forRound, carried, len(t.seats))
+	if err == nil && p != nil {
+		err = t.m.st.SetPendingPack(ctx, t.id, *p)
 	}
-	var err error
-	if pack == nil && t.m.opt.Deck != nil {
-		pack = t.m.opt.Deck(decks)
-	}
-	if pack == nil {
-		// A fresh pack is derived at the deal (pontoon-shuffle/1): the table shows the
-		// pending seed's commitment instead.
-		t.pending = nil
-		return
-	}
-	salt, err := t.m.randomHex(16)
 	if err != nil {
 		t.logger(ctx).Error("next pack not prepared", "err", err)
 		return
 	}
-	p := store.PendingPack{ForRound: forRound, Pack: game.CardStrings(pack), Salt: salt, Commitment: game.Commitment(pack, salt)}
-	if err := t.m.st.SetPendingPack(ctx, t.id, p); err != nil {
-		t.logger(ctx).Error("next pack not prepared", "err", err)
-		return
+	t.pending = p
+}
+
+// nextPending is the pack round forRound will be dealt from, with its salt and
+// commitment, for the table to show before Deal: the pack carried over (R6.1) when
+// it fits that many seats, else a scripted one (Options.Deck). nil when neither: a fresh
+// pack is derived at the deal (pontoon-shuffle/1) and the table shows the pending
+// seed's commitment instead. t.mu must be held.
+func (t *Table) nextPending(forRound int, carried []string, seats int) (*store.PendingPack, error) {
+	decks := t.cfg.Rules.DecksFor(max(seats, 2))
+	var pack []game.Card
+	if len(carried) == 52*decks {
+		pack, _ = game.ParseCards(carried)
 	}
-	t.pending = &p
+	if pack == nil && t.m.opt.Deck != nil {
+		pack = t.m.opt.Deck(decks)
+	}
+	if pack == nil {
+		return nil, nil
+	}
+	salt, err := t.m.randomHex(16)
+	if err != nil {
+		return nil, err
+	}
+	return &store.PendingPack{ForRound: forRound, Pack: game.CardStrings(pack), Salt: salt, Commitment: game.Commitment(pack, salt)}, nil
 }

@@ -3,8 +3,10 @@ package table
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
 )
 
 // Join seats a member.
@@ -26,10 +28,9 @@ func (t *Table) Join(ctx context.Context, member string) (Snapshot, error) {
 		return t.snapshot(), Refuse("err.table_full", "Count", t.m.opt.MaxSeats)
 	}
 	seats := append(slices.Clone(t.seats), member)
-	if err := t.m.st.SetSeats(ctx, t.id, seats, now); err != nil {
+	if err := t.setSeats(ctx, seats, now); err != nil {
 		return t.snapshot(), err
 	}
-	t.seatsChanged(ctx, seats)
 	return t.snapshot(), nil
 }
 
@@ -46,10 +47,9 @@ func (t *Table) Leave(ctx context.Context, member string) (Snapshot, error) {
 		return t.snapshot(), Refuse("err.leave_in_round")
 	}
 	seats := slices.DeleteFunc(slices.Clone(t.seats), func(s string) bool { return s == member })
-	if err := t.m.st.SetSeats(ctx, t.id, seats, t.m.now()); err != nil {
+	if err := t.setSeats(ctx, seats, t.m.now()); err != nil {
 		return t.snapshot(), err
 	}
-	t.seatsChanged(ctx, seats)
 	return t.snapshot(), nil
 }
 
@@ -77,10 +77,11 @@ func (t *Table) Stop(ctx context.Context, member string, mayManage bool) (StopRe
 		if !mayManage {
 			return 0, t.snapshot(), Refuse("err.broken_needs_admin")
 		}
+		// One transaction: the escrows back, the round void, the table closed and the
+		// void round's seed revealed with the pack put away.
 		if err := t.m.st.ResolveBroken(ctx, t.id, t.m.now()); err != nil {
 			return 0, t.snapshot(), err
 		}
-		t.revealSeeds(ctx) // the void round's pack is put away with the table
 		t.close()
 		t.m.n.Changed(t)
 		return StopResolved, t.snapshot(), nil
@@ -96,10 +97,10 @@ func (t *Table) Stop(ctx context.Context, member string, mayManage bool) (StopRe
 		t.m.n.Changed(t)
 		return StopAfterRound, t.snapshot(), nil
 	}
+	// The seeds are revealed in the same transaction: the pack is put away with the table.
 	if err := t.m.st.CloseTable(ctx, t.id, t.m.now()); err != nil {
 		return 0, t.snapshot(), err
 	}
-	t.revealSeeds(ctx) // the pack is put away with the table
 	t.close()
 	t.m.n.Changed(t)
 	return StopClosed, t.snapshot(), nil
@@ -131,19 +132,32 @@ func Playing(g *game.Game, member string) bool {
 	return false
 }
 
-// seatsChanged keeps the seats and, between rounds, the next pack: when the number of
-// packs the seats need changes (DecksFor), a new pack is drawn and its commitment shown,
-// so what the table shows before Deal is always what Deal deals. t.mu must be held.
-func (t *Table) seatsChanged(ctx context.Context, seats []string) {
+// setSeats records the seats and, between rounds, the next pack in one transaction:
+// when the number of packs the seats need changes (DecksFor), a new pack is drawn and
+// its commitment shown, so what the table shows before Deal is always what Deal deals.
+// t.mu must be held.
+func (t *Table) setSeats(ctx context.Context, seats []string, now time.Time) error {
+	var pending *store.PendingPack
+	repack := false
+	if !t.inRound() {
+		decks := t.cfg.Rules.DecksFor(max(len(seats), 2))
+		if p := t.pending; p == nil || len(p.Pack) != 52*decks {
+			var err error
+			if pending, err = t.nextPending(t.round.Number+1, t.nextPack, len(seats)); err != nil {
+				t.logger(ctx).Error("next pack not prepared", "err", err)
+			} else {
+				repack = true
+			}
+		}
+	}
+	if err := t.m.st.SetSeatsAndPack(ctx, t.id, seats, now, pending); err != nil {
+		return err
+	}
 	t.seats = seats
-	if t.inRound() || t.closed {
-		return
+	if repack {
+		t.pending = pending
 	}
-	decks := t.cfg.Rules.DecksFor(max(len(seats), 2))
-	if p := t.pending; p != nil && len(p.Pack) == 52*decks {
-		return
-	}
-	t.preparePack(ctx, t.round.Number+1, t.nextPack)
+	return nil
 }
 
 // Abandon closes a table whose message could not be posted, before anything was

@@ -157,10 +157,10 @@ func SeedText(s string) (string, error) {
 
 // ActAll applies a member's actions in order as one click, once guard accepts it: the
 // panel's "Shoot & twist" (R9.4), so the member never sees a three-card shoot bet
-// waiting for its card. The whole list is tried on a copy of the game first, so either
-// every action applies or none does; each is then committed as usual, the first under
-// interactionID and the next under interactionID with ".2", ".3" appended (the store
-// applies an interaction once).
+// waiting for its card. The whole list goes through the engine on a copy and then
+// commits in one transaction (applyAll), so either every action applies or none does:
+// the first under interactionID and the next under interactionID with ".2", ".3"
+// appended (the store applies an interaction once).
 func (t *Table) ActAll(ctx context.Context, as []game.Action, interactionID string, guard Guard) (Snapshot, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -178,20 +178,14 @@ func (t *Table) ActAll(ctx context.Context, as []game.Action, interactionID stri
 	if !t.inRound() {
 		return t.snapshot(), Refuse("err.no_round")
 	}
-	g := t.g.Clone()
-	for _, a := range as {
-		if _, err := g.Apply(a); err != nil {
-			return t.snapshot(), err
+	ids := make([]string, len(as))
+	for i := range as {
+		if ids[i] = interactionID; i > 0 && interactionID != "" {
+			ids[i] += "." + strconv.Itoa(i+1)
 		}
 	}
-	for i, a := range as {
-		id := interactionID
-		if i > 0 && id != "" {
-			id += "." + strconv.Itoa(i+1)
-		}
-		if _, err := t.apply(ctx, a, id); err != nil {
-			return t.snapshot(), err
-		}
+	if _, err := t.applyAll(ctx, as, ids); err != nil {
+		return t.snapshot(), err
 	}
 	return t.snapshot(), nil
 }

@@ -18,10 +18,12 @@ type Store interface {
 	OpenTable(ctx context.Context, p store.OpenTableParams) (store.Table, error)
 	CloseTable(ctx context.Context, tableID int64, now time.Time) error
 	SetSeats(ctx context.Context, tableID int64, members []string, now time.Time) error
+	SetSeatsAndPack(ctx context.Context, tableID int64, members []string, now time.Time, pending *store.PendingPack) error
 	SetPendingPack(ctx context.Context, tableID int64, p store.PendingPack) error
 	UpdateBank(ctx context.Context, p store.BankParams) error
 	DealRound(ctx context.Context, p store.DealParams) (store.Round, error)
 	ApplyAction(ctx context.Context, p store.ApplyParams) error
+	ApplyActions(ctx context.Context, ps []store.ApplyParams) error
 	EnsureWallet(ctx context.Context, guild, member string, starting int64, now time.Time) (store.Wallet, bool, error)
 	SetTableMessage(ctx context.Context, tableID int64, messageID string) error
 	SetStopping(ctx context.Context, tableID int64, stopping bool) error
