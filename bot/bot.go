@@ -88,6 +88,10 @@ type Options struct {
 	// timers (R7.4), bank offers and auctions (R9.8). time.AfterFunc when nil; tests pass
 	// a manual clock with Now so that they move time instead of sleeping.
 	AfterFunc func(d time.Duration, f func()) Timer
+	// EditAfterFunc starts the publisher's EditDelay timers, which coalesce the table
+	// edits: time.AfterFunc when nil. Apart from AfterFunc, so that a test can hold the
+	// edits on a manual clock while the rules' timers keep their own.
+	EditAfterFunc func(d time.Duration, f func()) Timer
 	Random    io.Reader // entropy for shuffles and salts; crypto/rand
 	// Deck, when set, supplies every freshly shuffled pack (cuts included) instead of a
 	// shuffle seeded from Random: scripted games in tests, like a fixed seed.
@@ -153,6 +157,9 @@ func (o *Options) defaults() {
 	}
 	if o.AfterFunc == nil {
 		o.AfterFunc = func(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+	}
+	if o.EditAfterFunc == nil {
+		o.EditAfterFunc = func(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
 	}
 	if o.Random == nil {
 		o.Random = rand.Reader

@@ -36,7 +36,8 @@ func TestCommandsRegistered(t *testing.T) {
 // Public table edits are coalesced: a burst of actions becomes few edits, the last
 // showing the latest state, and a 429 from Discord is waited out, not lost.
 func TestTableEditsCoalescedThrough429(t *testing.T) {
-	h := newHarness(t, func(o *bot.Options) { o.EditDelay = 2 * time.Second })
+	edits := newClock() // the publisher's EditDelay runs on it: nothing is edited until it moves
+	h := newHarness(t, func(o *bot.Options) { o.EditDelay = 2 * time.Second; o.EditAfterFunc = edits.AfterFunc })
 	h.seat(alice, nil, bob, carol)
 	h.deal(alice, 0, "9H TC 7S 5D 8C 9S 2C 3C")
 	msg := h.tableMessage()
@@ -46,13 +47,14 @@ func TestTableEditsCoalescedThrough429(t *testing.T) {
 	h.amount(carol, game.VerbStake, 10)
 	h.do(bob, game.VerbTwist)
 	h.do(bob, game.VerbStick)
-	h.waitTable("is playing hand 1")
-	h.waitTable("<@" + carol + ">")
-	time.Sleep(2500 * time.Millisecond) // one more window, for any edit still to come
-	edits := h.fake.EditCount(msg.ID) - before
-	assert.LessOrEqual(t, edits, 2, "four actions (eight interactions) within a window or two make at most two edits")
-	assert.GreaterOrEqual(t, edits, 1)
-	require.Contains(t, text(h.tableMessage()), "🂠 🂠 2♣ · stake 10", "the last edit carries the latest state, face-down cards hidden (R3.2, R4.4)")
+	assert.Equal(t, before, h.fake.EditCount(msg.ID), "within the window, no edit yet")
+	edits.Advance(2 * time.Second) // the window ends: one edit of the latest state
+	require.Eventually(t, func() bool { return h.fake.EditCount(msg.ID) > before }, 10*time.Second, 5*time.Millisecond,
+		"the coalesced edit never landed (through its 429)")
+	edits.Advance(2 * time.Second) // a later window has nothing left to draw
+	assert.Equal(t, before+1, h.fake.EditCount(msg.ID), "the deal and four actions (eight interactions) make one edit")
+	require.Contains(t, text(h.tableMessage()), "🂠 🂠 2♣ · stake 10", "the edit carries the latest state, face-down cards hidden (R3.2, R4.4)")
+	require.Contains(t, text(h.tableMessage()), "<@"+carol+">")
 	h.noFailures()
 }
 

@@ -118,7 +118,7 @@ func (p *publisher) Changed(t *table.Table) {
 		return
 	}
 	st.scheduled = true
-	time.AfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: t}) })
+	p.b.opt.EditAfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: t}) })
 }
 
 func (p *publisher) enqueue(j pubJob) {
@@ -200,7 +200,7 @@ func (p *publisher) work() {
 			p.wake.Signal()
 		case st.dirty:
 			st.scheduled = true
-			time.AfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: j.t}) })
+			p.b.opt.EditAfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: j.t}) })
 		case st.answering == 0:
 			delete(p.state, j.t.ID())
 		}
@@ -267,7 +267,7 @@ func (p *publisher) unclaim(id int64, st *pubState) {
 			p.queue = append(p.queue, pubJob{t: st.t})
 			p.wake.Signal()
 		} else {
-			time.AfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: st.t}) })
+			p.b.opt.EditAfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: st.t}) })
 		}
 	case !st.dirty:
 		if p.state[id] == st {
