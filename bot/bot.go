@@ -92,7 +92,7 @@ type Options struct {
 	// edits: time.AfterFunc when nil. Apart from AfterFunc, so that a test can hold the
 	// edits on a manual clock while the rules' timers keep their own.
 	EditAfterFunc func(d time.Duration, f func()) Timer
-	Random    io.Reader // entropy for shuffles and salts; crypto/rand
+	Random        io.Reader // entropy for shuffles and salts; crypto/rand
 	// Deck, when set, supplies every freshly shuffled pack (cuts included) instead of a
 	// shuffle seeded from Random: scripted games in tests, like a fixed seed.
 	Deck func(decks int) []game.Card
