@@ -78,8 +78,14 @@ func (b *Bot) connect(ctx context.Context) error {
 			close(allReady)
 		}
 	}
+	var slots discordapi.IdentifySlots
+	if s, ok := b.st.(discordapi.IdentifySlots); ok && sc.ShardCount > 1 && !sc.Auto {
+		// Shards run as separate processes: they pace their identifies through the
+		// database they share.
+		slots = s
+	}
 	sh, err := discordapi.OpenShards(ctx, discordapi.ShardConfig{Token: b.opt.Token.Reveal(), BaseURL: b.opt.APIURL, Client: b.opt.HTTPClient,
-		ShardID: sc.ShardID, ShardCount: sc.ShardCount, Auto: sc.Auto, Window: sc.IdentifyWindow,
+		ShardID: sc.ShardID, ShardCount: sc.ShardCount, Auto: sc.Auto, Window: sc.IdentifyWindow, Slots: slots,
 		Setup: func(s *discordgo.Session) {
 			s.Identify.Intents = discordgo.IntentsGuilds
 			// The bot reads nothing from discordgo's State but its own user (kept even when

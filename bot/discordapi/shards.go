@@ -28,9 +28,20 @@ type ShardConfig struct {
 	// Window is the identify pacing window; 0 means shard.DefaultWindow.
 	// Tests against a fake with a short window shorten it.
 	Window time.Duration
+	// Slots, when set, paces the identifies through a store that every process
+	// of the application shares (store.Store's ReserveIdentify), so that shards
+	// run as separate processes never identify in one bucket within a window,
+	// even when the whole fleet restarts at once. OpenShards then asks GET
+	// /gateway/bot for max_concurrency, which the buckets depend on.
+	Slots IdentifySlots
 	// Setup prepares each session before it opens: intents, handlers,
 	// ShouldReconnectOnError. It runs once per session, in shard order.
 	Setup func(s *discordgo.Session)
+}
+
+// IdentifySlots reserves identifies of a rate-limit bucket across processes.
+type IdentifySlots interface {
+	ReserveIdentify(ctx context.Context, bucket int, window time.Duration, now time.Time) (time.Time, error)
 }
 
 // Shards are the open gateway sessions of one process, one per shard.
@@ -50,8 +61,8 @@ type Shards struct {
 // already open are closed.
 //
 // discordgo's own reconnects (after op 9, or a dropped connection)
-// identify without asking the pacer; a fleet restart of separate processes
-// should use shard.ColdStartDelay.
+// identify without asking the pacer. Separate processes pace each other
+// through Slots.
 func OpenShards(ctx context.Context, cfg ShardConfig) (*Shards, error) {
 	ids, count, maxConcurrency := []int{cfg.ShardID}, cfg.ShardCount, 1
 	if cfg.Auto {
@@ -75,9 +86,42 @@ func OpenShards(ctx context.Context, cfg ShardConfig) (*Shards, error) {
 		}
 	} else if count < 0 || cfg.ShardID < 0 || (count > 0 && cfg.ShardID >= count) || (count == 0 && cfg.ShardID != 0) {
 		return nil, fmt.Errorf("discordapi: shard %d of %d does not exist", cfg.ShardID, count)
+	} else if cfg.Slots != nil {
+		rest, err := NewSession(cfg.Token, cfg.BaseURL, cfg.Client)
+		if err != nil {
+			return nil, err
+		}
+		gb, err := rest.GatewayBot(discordgo.WithContext(ctx))
+		if err != nil {
+			return nil, fmt.Errorf("discordapi: GET /gateway/bot: %w", err)
+		}
+		maxConcurrency = max(gb.SessionStartLimit.MaxConcurrency, 1)
 	}
 
 	pacer := shard.NewPacer(maxConcurrency, cfg.Window, nil)
+	wait := pacer.Wait
+	if cfg.Slots != nil {
+		window := cfg.Window
+		if window <= 0 {
+			window = shard.DefaultWindow
+		}
+		wait = func(ctx context.Context, id int) error {
+			at, err := cfg.Slots.ReserveIdentify(ctx, id%maxConcurrency, window, time.Now().UTC())
+			if err != nil {
+				return fmt.Errorf("discordapi: reserving an identify: %w", err)
+			}
+			if d := time.Until(at); d > 0 {
+				t := time.NewTimer(d)
+				defer t.Stop()
+				select {
+				case <-t.C:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			return nil
+		}
+	}
 	out := &Shards{IDs: ids, Count: max(count, 1)}
 	for _, id := range ids {
 		s, err := NewSession(cfg.Token, cfg.BaseURL, cfg.Client)
@@ -91,7 +135,7 @@ func OpenShards(ctx context.Context, cfg ShardConfig) (*Shards, error) {
 		if cfg.Setup != nil {
 			cfg.Setup(s)
 		}
-		if err := pacer.Wait(ctx, id); err != nil {
+		if err := wait(ctx, id); err != nil {
 			_ = out.Close()
 			return nil, err
 		}

@@ -127,18 +127,3 @@ func (p *Pacer) Wait(ctx context.Context, shardID int) error {
 		return ctx.Err()
 	}
 }
-
-// ColdStartDelay is how long the process running shardID should wait
-// before its first identify when every process of the application starts at
-// once (a fleet restart): bucket shardID / max_concurrency starts that many
-// windows after bucket 0. Separate processes cannot share a Pacer; this
-// static schedule keeps them apart without talking to each other.
-func ColdStartDelay(shardID, maxConcurrency int, window time.Duration) time.Duration {
-	if maxConcurrency < 1 {
-		maxConcurrency = 1
-	}
-	if window <= 0 {
-		window = DefaultWindow
-	}
-	return time.Duration(shardID/maxConcurrency) * window
-}

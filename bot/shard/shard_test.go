@@ -116,11 +116,3 @@ func TestDefaultWindowHasMargin(t *testing.T) {
 	assert.Equal(t, t0.Add(shard.DefaultWindow), p.Reserve(1, t0))
 	assert.Greater(t, shard.DefaultWindow, shard.IdentifyWindow, "never cut Discord's window fine")
 }
-
-func TestColdStartDelay(t *testing.T) {
-	assert.Equal(t, time.Duration(0), shard.ColdStartDelay(0, 1, 0))
-	assert.Equal(t, 2*shard.DefaultWindow, shard.ColdStartDelay(2, 1, 0))
-	assert.Equal(t, time.Duration(0), shard.ColdStartDelay(15, 16, 0))
-	assert.Equal(t, shard.DefaultWindow, shard.ColdStartDelay(16, 16, 0))
-	assert.Equal(t, 3*time.Second, shard.ColdStartDelay(7, 2, time.Second))
-}
