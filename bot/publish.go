@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
 
@@ -344,9 +345,16 @@ func (p *publisher) repost(t *table.Table) {
 	_ = p.post(ctx, t, lang)
 }
 
-// findOrphan looks for the table's own message among the channel's recent ones.
+// findOrphan looks for the table's own message among the first messages of the channel
+// since the table opened: a start posts it at once, so it is among them however busy the
+// channel has been since (a search of the latest ones would miss it after a chatty hour).
 func (p *publisher) findOrphan(ctx context.Context, s *table.Snapshot) string {
-	msgs, err := p.b.s.ChannelMessages(s.Channel, 50, "", "", "", discordgo.WithContext(ctx))
+	after := ""
+	if !s.Opened.IsZero() {
+		// A minute early, for the difference between this clock and Discord's.
+		after = snowflakeAt(s.Opened.Add(-time.Minute))
+	}
+	msgs, err := p.b.s.ChannelMessages(s.Channel, 100, "", after, "", discordgo.WithContext(ctx))
 	if err != nil {
 		p.b.log.Warn("channel not searched for a table message", "table", s.ID, "err", err)
 		return ""
@@ -369,6 +377,18 @@ func (p *publisher) findOrphan(ctx context.Context, s *table.Snapshot) string {
 	}
 	return ""
 }
+
+// snowflakeAt is the smallest Discord id of a moment: ids start with the milliseconds
+// since Discord's epoch (2015), so listing "after" it lists what came since.
+func snowflakeAt(t time.Time) string {
+	ms := t.UnixMilli() - discordEpochMS
+	if ms < 0 {
+		ms = 0
+	}
+	return strconv.FormatInt(ms<<22, 10)
+}
+
+const discordEpochMS = 1420070400000
 
 // OfferEnded implements table.Notifier.
 func (p *publisher) OfferEnded(of table.Offer, key string) {

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -532,7 +533,8 @@ func (s *Server) handleChannelDelete(c *call) (int, any, *apiError) {
 }
 
 // handleChannelMessages lists public messages newest first, with Discord's
-// limit (1-100, default 50), before and after.
+// limit (1-100, default 50), before (the latest ones before the id) and after (the
+// first ones after it, as a client paging forward reads them).
 func (s *Server) handleChannelMessages(c *call) (int, any, *apiError) {
 	limit := 50
 	if v := c.query.Get("limit"); v != "" {
@@ -551,15 +553,28 @@ func (s *Server) handleChannelMessages(c *call) (int, any, *apiError) {
 	if e := s.channelPermLocked(c, nil); e != nil {
 		return 0, nil, e
 	}
-	out := []any{}
-	for i := len(s.order) - 1; i >= 0 && len(out) < limit; i-- {
-		m := s.order[i]
-		if m.channelID != c.params["channel_id"] || m.deleted || m.ephemeral() {
-			continue
+	var picked []*message
+	keep := func(m *message) bool {
+		return m.channelID == c.params["channel_id"] && !m.deleted && !m.ephemeral() &&
+			(before == "" || snowflakeLess(m.id, before)) && (after == "" || snowflakeLess(after, m.id))
+	}
+	if after != "" {
+		// The messages right after the id, as Discord pages forward; still newest first.
+		for i := 0; i < len(s.order) && len(picked) < limit; i++ {
+			if keep(s.order[i]) {
+				picked = append(picked, s.order[i])
+			}
 		}
-		if before != "" && !snowflakeLess(m.id, before) || after != "" && !snowflakeLess(after, m.id) {
-			continue
+		slices.Reverse(picked)
+	} else {
+		for i := len(s.order) - 1; i >= 0 && len(picked) < limit; i-- {
+			if keep(s.order[i]) {
+				picked = append(picked, s.order[i])
+			}
 		}
+	}
+	out := make([]any, 0, len(picked))
+	for _, m := range picked {
 		out = append(out, s.msgJSONLocked(m))
 	}
 	return 200, out, nil

@@ -115,6 +115,7 @@ type Snapshot struct {
 	Owner     string // the bank's owner between rounds (R6.4)
 	Kitty     int64  // between rounds; during a round Game.Kitty
 	MessageID string
+	Opened    time.Time  // when the table was opened (its message is posted just after)
 	Game      *game.Game // the round in play or the last one settled; nil before the first
 	Round     RoundInfo
 	MSeq      map[string]int   // actions per member in the round: the stale-button check
@@ -167,6 +168,7 @@ type Table struct {
 	owner     string
 	kitty     int64
 	messageID string
+	opened    time.Time
 
 	g      *game.Game
 	round  store.Round
@@ -214,7 +216,7 @@ func (t *Table) banker() string {
 // snapshot copies what view needs. t.mu must be held.
 func (t *Table) snapshot() Snapshot {
 	s := Snapshot{ID: t.id, Guild: t.guild, Channel: t.channel, Host: t.host, Config: t.cfg, Seats: slices.Clone(t.seats),
-		Owner: t.owner, Kitty: t.kitty, MessageID: t.messageID, Game: t.g, MSeq: maps.Clone(t.mseq), LastStake: maps.Clone(t.stakes),
+		Owner: t.owner, Kitty: t.kitty, MessageID: t.messageID, Opened: t.opened, Game: t.g, MSeq: maps.Clone(t.mseq), LastStake: maps.Clone(t.stakes),
 		Round:  RoundInfo{Number: t.round.Number, Commitment: t.round.Commitment, Salt: t.round.Salt},
 		Broken: t.broken != "", Cut: t.cut, Notice: t.notice, Closing: t.closing, Closed: t.closed, Deadline: t.deadline}
 	s.Seeds = t.seeds()
@@ -237,7 +239,7 @@ func newTable(m *Manager, tb store.Table) (*Table, error) {
 		return nil, fmt.Errorf("table %d: %w", tb.ID, err)
 	}
 	t := &Table{m: m, id: tb.ID, guild: tb.Guild, channel: tb.Channel, host: tb.Host, cfg: cfg, turn: cfg.Turn(),
-		owner: tb.BankOwner, mseq: map[string]int{}, stakes: map[string]int64{}, nextPack: tb.NextPack}
+		opened: tb.CreatedAt, owner: tb.BankOwner, mseq: map[string]int{}, stakes: map[string]int64{}, nextPack: tb.NextPack}
 	for _, s := range tb.Seats {
 		t.seats = append(t.seats, s.Member)
 	}

@@ -61,11 +61,14 @@ func startCmd() []*discordgo.ApplicationCommandInteractionDataOption {
 func TestDefect06KillDuringStartLeavesALiveTable(t *testing.T) {
 	bin := buildBinary(t)
 	for _, tc := range []struct {
-		name   string
-		posted bool // Discord stored the message before the kill
+		name    string
+		posted  bool // Discord stored the message before the kill
+		chatter int  // messages posted in the channel after it, before the restart
 	}{
-		{"row committed, message not posted", false},
-		{"message posted, not recorded", true},
+		{"row committed, message not posted", false, 0},
+		{"message posted, not recorded", true, 0},
+		// More than a page of the latest messages: the table's is found all the same.
+		{"message posted, not recorded, then a busy channel", true, 120},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := newFake(t)
@@ -86,6 +89,14 @@ func TestDefect06KillDuringStartLeavesALiveTable(t *testing.T) {
 			if tc.posted {
 				hold.Release()
 				require.Eventually(t, func() bool { return len(liveTables(fake)) == 1 }, 5*time.Second, 10*time.Millisecond)
+				if tc.chatter > 0 {
+					s, err := discordapi.NewSession(fake.Token, fake.URL(), nil)
+					require.NoError(t, err)
+					for i := range tc.chatter {
+						_, err := s.ChannelMessageSend(channel, fmt.Sprintf("chatter %d", i))
+						require.NoError(t, err)
+					}
+				}
 			} else {
 				hold.Fail(500, 0, "500: Internal Server Error")
 				require.Empty(t, liveTables(fake))
