@@ -1,12 +1,9 @@
 package bot_test
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -181,39 +178,6 @@ func TestDefect11LookingWritesNothing(t *testing.T) {
 	h.noFailures()
 }
 
-// walCommits counts the write transactions committed to the database's write-ahead log
-// since its last reset: every commit ends with a frame whose header records the
-// database size (https://www.sqlite.org/fileformat2.html#walformat). reset is the WAL
-// header's salt, which changes when a checkpoint restarts the log.
-func walCommits(t *testing.T, dbPath string) (commits int, reset uint64) {
-	t.Helper()
-	raw, err := os.ReadFile(dbPath + "-wal")
-	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(raw), 32, "no WAL header")
-	pageSize := int(binary.BigEndian.Uint32(raw[8:12]))
-	salt := raw[16:24]
-	for off := 32; off+24+pageSize <= len(raw); off += 24 + pageSize {
-		fh := raw[off : off+24]
-		if !bytes.Equal(fh[8:16], salt) {
-			break // a frame of an earlier generation of the log
-		}
-		if binary.BigEndian.Uint32(fh[4:8]) != 0 {
-			commits++
-		}
-	}
-	return commits, binary.BigEndian.Uint64(salt)
-}
-
-// commitsDuring counts the write transactions the bot commits while f runs.
-func commitsDuring(t *testing.T, dbPath string, f func()) int {
-	t.Helper()
-	before, salt := walCommits(t, dbPath)
-	f()
-	after, salt2 := walCommits(t, dbPath)
-	require.Equal(t, salt, salt2, "a checkpoint restarted the WAL during the count; the test cannot count")
-	return after - before
-}
-
 // Defect 11: one write transaction per click: a stake records its interaction id with
 // the action in the one transaction that moves the chips.
 func TestDefect11OneWriteTransactionPerClick(t *testing.T) {
@@ -223,7 +187,7 @@ func TestDefect11OneWriteTransactionPerClick(t *testing.T) {
 	p := h.panel(bob)
 	id, ok := customID(p, "pt:amt:", ":stake")
 	require.True(t, ok)
-	n := commitsDuring(t, h.dbPath, func() {
+	n := h.writesDuring(func() {
 		r, err := h.fake.Select(channelID, p.ID, bob, id, []string{"10"})
 		require.NoError(t, err)
 		require.Contains(t, text(r.Message), "✅")
@@ -239,7 +203,7 @@ func TestDefect10DealCommitsOnce(t *testing.T) {
 	h.seat(alice, nil, bob)
 	h.deck.push(cutFor(t, 0, 2))
 	h.nextRound(stack(t, "9H 7S 8D 9S"))
-	n := commitsDuring(t, h.dbPath, func() {
+	n := h.writesDuring(func() {
 		r := h.clickTable(alice, "deal")
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type, text(r.Message))
 	})
@@ -258,7 +222,7 @@ func TestDefect11RoundEndingClickCommitsOnce(t *testing.T) {
 	p := h.panel(alice)
 	id, ok := customID(p, "pt:act:", ":"+string(game.VerbStay))
 	require.True(t, ok, "alice may stay:\n%s", text(p))
-	n := commitsDuring(t, h.dbPath, func() {
+	n := h.writesDuring(func() {
 		r, err := h.fake.Click(channelID, p.ID, alice, id)
 		require.NoError(t, err)
 		require.Contains(t, text(r.Message), "✅")
@@ -288,7 +252,7 @@ func TestDefect11StopsCommitOnce(t *testing.T) {
 	p := h.panel(alice)
 	id, ok := customID(p, "pt:act:", ":"+string(game.VerbStay))
 	require.True(t, ok, "alice may stay:\n%s", text(p))
-	n := commitsDuring(t, h.dbPath, func() {
+	n := h.writesDuring(func() {
 		_, err := h.fake.Click(channelID, p.ID, alice, id)
 		require.NoError(t, err)
 	})
@@ -301,7 +265,7 @@ func TestDefect11StopsCommitOnce(t *testing.T) {
 	r = h.cmd(carol, sub("start"))
 	require.True(t, r.Ephemeral, text(r.Message))
 	require.Eventually(t, func() bool { m := h.findTable(); return m != nil && m.ID != old }, 5*time.Second, 5*time.Millisecond, "no new table message")
-	n = commitsDuring(t, h.dbPath, func() {
+	n = h.writesDuring(func() {
 		r := h.cmd(carol, sub("stop"))
 		require.True(t, r.Ephemeral)
 	})
@@ -327,7 +291,7 @@ func TestDefect11JoinThatRedrawsThePackCommitsOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Len(t, before.Pack, 52, "seven seats: one pack")
-	n := commitsDuring(t, h.dbPath, func() {
+	n := h.writesDuring(func() {
 		r := h.clickTable(last, "join")
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type, text(r.Message))
 	})

@@ -327,7 +327,7 @@ func TestShootAndTwist(t *testing.T) {
 	id, ok := customID(p, "pt:amt:", ":shoot_twist")
 	require.True(t, ok, "Shoot & twist offered:\n%s", text(p))
 	var r *discordtest.Response
-	n := commitsDuring(t, h.dbPath, func() {
+	n := h.writesDuring(func() {
 		var err error
 		r, err = h.fake.Select(channelID, p.ID, bob, id, []string{"10"})
 		require.NoError(t, err)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -90,7 +91,17 @@ type harness struct {
 	deck   *deck
 	dbPath string
 	opt    bot.Options
-	seats  []string // as seat() seated them, for cuts
+	seats  []string     // as seat() seated them, for cuts
+	writes atomic.Int64 // write transactions the store committed (WithCommitObserver)
+}
+
+// writesDuring counts the write transactions the store commits while f runs: each
+// method's transaction, even where SQLite groups several into one commit.
+func (h *harness) writesDuring(f func()) int {
+	h.t.Helper()
+	before := h.writes.Load()
+	f()
+	return int(h.writes.Load() - before)
 }
 
 func newHarness(t *testing.T, mod func(*bot.Options)) *harness {
@@ -125,7 +136,13 @@ func newHarnessIn(t *testing.T, guildLocale string, mod func(*bot.Options)) *har
 func (h *harness) start() {
 	h.t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, h.dbPath)
+	st, err := store.Open(ctx, h.dbPath, store.WithCommitObserver(func(op string) func(error) {
+		return func(err error) {
+			if err == nil {
+				h.writes.Add(1)
+			}
+		}
+	}))
 	require.NoError(h.t, err)
 	b, err := bot.New(st, h.opt)
 	require.NoError(h.t, err)

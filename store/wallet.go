@@ -39,6 +39,11 @@ func (s *Store) EnsureWallet(ctx context.Context, guild, member string, starting
 	if starting < 0 {
 		return Wallet{}, false, fmt.Errorf("%w: starting chips %d", ErrBadAmount, starting)
 	}
+	// A member seen before (nearly every call) is a read on the read pool: no write
+	// transaction, so it never queues behind the writer.
+	if w, err := s.Wallet(ctx, guild, member); err == nil || !errors.Is(err, ErrNotFound) {
+		return w, false, err
+	}
 	err = s.write(ctx, "EnsureWallet", func(tx *txn) error {
 		created = false
 		var err error

@@ -216,7 +216,10 @@ func New(t testing.TB, opts ...Option) *Server {
 			s.spec = spec
 		}
 	}
-	s.ts = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	// Assigned before the server starts, so that its handlers see it: a request may
+	// arrive from another process as soon as the port listens.
+	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	s.ts.Start()
 	t.Cleanup(s.close)
 	return s
 }
