@@ -3,7 +3,6 @@ package picture
 import (
 	"image"
 	"image/color"
-	"image/png"
 	"sync"
 )
 
@@ -129,17 +128,3 @@ func quantizeRect(dst *image.Paletted, src *image.RGBA, r image.Rectangle) {
 		}
 	}
 }
-
-// encoderPool lets successive encodes reuse the PNG encoder's buffers.
-var encoderPool = &pool{}
-
-type pool struct{ p sync.Pool }
-
-func (p *pool) Get() *png.EncoderBuffer {
-	if b, ok := p.p.Get().(*png.EncoderBuffer); ok {
-		return b
-	}
-	return nil
-}
-
-func (p *pool) Put(b *png.EncoderBuffer) { p.p.Put(b) }

@@ -1,10 +1,7 @@
 package picture
 
 import (
-	"bytes"
-	"fmt"
 	"image"
-	"image/png"
 	"strconv"
 
 	"github.com/pontoon-bot/pontoon/game"
@@ -112,20 +109,14 @@ type Picture struct {
 	Height int
 }
 
-// Render draws the table. It is safe for concurrent use; it fails only when
-// the PNG cannot be encoded.
+// Render draws the table. It is safe for concurrent use. The error is
+// kept for callers; the hand-written encoder cannot fail.
 func Render(t Table) (Picture, error) {
 	img := renderImage(t)
-	var buf bytes.Buffer
-	buf.Grow(64 << 10)
-	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderPool}
-	err := enc.Encode(&buf, img)
 	b := img.Bounds()
+	data := encodePNG(img)
 	palettedPool.Put(img)
-	if err != nil {
-		return Picture{}, fmt.Errorf("picture: encode png: %w", err)
-	}
-	return Picture{PNG: buf.Bytes(), Alt: altText(t), Width: b.Dx(), Height: b.Dy()}, nil
+	return Picture{PNG: data, Alt: altText(t), Width: b.Dx(), Height: b.Dy()}, nil
 }
 
 // renderImage renders the table into a paletted image.
