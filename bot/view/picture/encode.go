@@ -162,7 +162,7 @@ func (w *pngWriter) tokenize(stride int) {
 				best, dist = l, 1
 			}
 		}
-		if best < 16 {
+		if best < minMatch {
 			h := hash4(raw[p:])
 			q := int(w.recent[h]) - 1
 			w.recent[h] = int32(p + 1)

@@ -3,7 +3,6 @@ package picture
 import (
 	"image"
 	"sync"
-	"sync/atomic"
 )
 
 // Everything a table shows more than once (cards, chips, the plates and
@@ -13,42 +12,43 @@ import (
 // without end, so each cache forgets everything it holds when it grows
 // past its limit and fills again from what pictures ask for next.
 
-// bounded is a cache safe for concurrent use that holds at most about limit
-// entries (a few more while goroutines store at once).
+// bounded is a cache safe for concurrent use that holds at most limit
+// entries. It is a plain map under a read-write lock rather than a
+// sync.Map, whose hashing of keys as interfaces cost more than the lookups
+// it saved.
 type bounded[K comparable, V any] struct {
-	m     sync.Map
-	n     atomic.Int64
-	limit int64
+	mu    sync.RWMutex
+	m     map[K]V
+	limit int
 }
 
 func (c *bounded[K, V]) get(k K) (V, bool) {
-	v, ok := c.m.Load(k)
-	if !ok {
-		var zero V
-		return zero, false
-	}
-	return v.(V), true
+	c.mu.RLock()
+	v, ok := c.m[k]
+	c.mu.RUnlock()
+	return v, ok
 }
 
 // put stores v unless another goroutine stored k first, and returns what k
 // holds.
 func (c *bounded[K, V]) put(k K, v V) V {
-	if c.n.Add(1) > c.limit {
-		c.m.Clear()
-		c.n.Store(1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[k]; ok {
+		return old
 	}
-	actual, loaded := c.m.LoadOrStore(k, v)
-	if loaded {
-		c.n.Add(-1)
+	if c.m == nil || len(c.m) >= c.limit {
+		c.m = make(map[K]V)
 	}
-	return actual.(V)
+	c.m[k] = v
+	return v
 }
 
 // len counts the entries (for tests).
 func (c *bounded[K, V]) len() int {
-	n := 0
-	c.m.Range(func(any, any) bool { n++; return true })
-	return n
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.m)
 }
 
 // A sprite is a premultiplied RGBA picture with, for each row, the runs of
@@ -57,6 +57,7 @@ func (c *bounded[K, V]) len() int {
 // almost all opaque, frames almost all empty.
 type sprite struct {
 	img  *image.RGBA
+	idx  []uint8 // the opaque pixels mapped onto the palette, img's stride / 4
 	rows [][]run
 }
 
@@ -85,31 +86,41 @@ func newSprite(img *image.RGBA) *sprite {
 		}
 		s.rows[y] = rs
 	}
+	// The opaque pixels' palette indices, so that blit copies them too.
+	paletteOnce.Do(buildPalette)
+	s.idx = make([]uint8, b.Dx()*b.Dy())
+	q := &image.Paletted{Pix: s.idx, Stride: b.Dx(), Rect: b, Palette: pal}
+	quantizeRect(q, img, b)
 	return s
 }
 
-// blit composites s onto dst with its top-left corner at at (Porter-Duff
-// over, as draw.Draw does for RGBA onto RGBA), and returns the rectangle
-// it may have changed.
-func blit(dst *image.RGBA, s *sprite, at image.Point) image.Rectangle {
+// blit composites s onto dst, which is at the origin, with its top-left
+// corner at at (Porter-Duff over, as draw.Draw does for RGBA onto RGBA),
+// writes the result's palette indices into q (dst's paletted twin) and
+// marks in t the pixels it changed.
+func blit(dst *image.RGBA, q *image.Paletted, t *tiles, s *sprite, at image.Point) {
 	sb := s.img.Bounds()
-	r := sb.Sub(sb.Min).Add(at).Intersect(dst.Bounds())
+	r := sb.Add(at).Intersect(dst.Bounds())
 	if r.Empty() {
-		return r
+		return
 	}
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		sy := y - at.Y
-		src := s.img.Pix[s.img.PixOffset(sb.Min.X, sb.Min.Y+sy):][:4*sb.Dx()]
+		src := s.img.Pix[sy*s.img.Stride:][:4*sb.Dx()]
+		si := s.idx[sy*sb.Dx():][:sb.Dx()]
 		row := dst.Pix[dst.PixOffset(0, y):][:4*dst.Rect.Dx()]
+		qrow := q.Pix[q.PixOffset(0, y):][:q.Rect.Dx()]
 		for _, rn := range s.rows[sy] {
 			x0, x1 := max(int(rn.x0)+at.X, r.Min.X), min(int(rn.x1)+at.X, r.Max.X)
 			if x0 >= x1 {
 				continue
 			}
-			d := row[4*(x0-dst.Rect.Min.X) : 4*(x1-dst.Rect.Min.X)]
+			t.markRow(y, x0, x1)
+			d := row[4*x0 : 4*x1]
 			sp := src[4*(x0-at.X) : 4*(x1-at.X)]
 			if rn.opaque {
 				copy(d, sp)
+				copy(qrow[x0:x1], si[x0-at.X:x1-at.X])
 				continue
 			}
 			for i := 0; i+3 < len(sp) && i+3 < len(d); i += 4 {
@@ -120,13 +131,13 @@ func blit(dst *image.RGBA, s *sprite, at image.Point) image.Rectangle {
 				d[i+2] = uint8(uint32(sp[i+2]) + (uint32(d[i+2])*k+0x7f)/0xff)
 				d[i+3] = uint8(a + (uint32(d[i+3])*k+0x7f)/0xff)
 			}
+			quantizeRow(qrow[x0:x1], d)
 		}
 	}
-	return r
 }
 
 // tiles marks which 16 x 16 squares of a picture were drawn on: only they
-// are quantized and then put back to the bare table for the next picture.
+// are put back to the bare table for the next picture.
 const tileSize = 16
 
 type tiles struct {
@@ -151,6 +162,14 @@ func (t *tiles) mark(r image.Rectangle) {
 		for tx := r.Min.X / tileSize; tx <= (r.Max.X-1)/tileSize; tx++ {
 			row[tx] = true
 		}
+	}
+}
+
+// markRow marks the pixels x0 to x1 of row y (inside the picture).
+func (t *tiles) markRow(y, x0, x1 int) {
+	row := t.on[(y/tileSize)*t.w:][:t.w]
+	for tx := x0 / tileSize; tx <= (x1-1)/tileSize; tx++ {
+		row[tx] = true
 	}
 }
 
