@@ -2,6 +2,7 @@ package picture
 
 import (
 	"bytes"
+	stdadler32 "hash/adler32"
 	"image"
 	"image/color"
 	"image/png"
@@ -82,4 +83,26 @@ func TestEncodeScenes(t *testing.T) {
 		}
 		palettedPool.Put(img)
 	}
+}
+
+// TestAdler32: the eight-bytes-a-step checksum is hash/adler32's, for any
+// bytes and any length (the tail, the 5,552-byte blocks, all 0xff bytes,
+// which carry the most).
+func TestAdler32(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		n := rapid.IntRange(0, 20000).Draw(rt, "n")
+		b := make([]byte, n)
+		fill := rapid.IntRange(0, 2).Draw(rt, "fill")
+		for i := range b {
+			switch fill {
+			case 0:
+				b[i] = 0xff
+			case 1:
+				b[i] = byte(i * 31)
+			default:
+				b[i] = byte(rapid.IntRange(0, 255).Draw(rt, "b"))
+			}
+		}
+		require.Equal(rt, stdadler32.Checksum(b), adler32(b))
+	})
 }
