@@ -118,30 +118,28 @@ func drawBackground() {
 // palette (out) at once: every drawing maps what it changed onto the
 // palette as soon as it has drawn it (a sprite copies its own mapped
 // pixels), so a pixel drawn over again is mapped again and out ends as img
-// mapped, without a pass over the picture. img holds the bare table when
-// the drawing starts; touched marks the tiles drawn on, which quantize puts
-// back to the bare table so that img can go back to the pool. Everything
-// drawn goes through the canvas's painter, blit or text.
+// mapped, without a pass over the picture. Both hold the bare table when
+// the drawing starts; touched marks the tiles drawn on, which release puts
+// back to the bare table so that both can go back to the pool. out is
+// framed (see encode.go): raw is its bytes with each row's filter byte,
+// which the encoder reads as they are. Everything drawn goes through the
+// canvas's painter, blit or text.
 type canvas struct {
-	img     *image.RGBA
-	out     *image.Paletted
-	p       *painter
-	ts      *typeset
-	touched *tiles
+	*canvasImage
+	p  *painter
+	ts *typeset
 }
 
-// canvasImage is a pooled canvas image and its marks.
+// canvasImage is a canvas's pooled pictures: 2.5 MB in colour and 630 KB
+// on the palette.
 type canvasImage struct {
 	img     *image.RGBA
+	out     *image.Paletted
+	raw     []byte
 	touched *tiles
 }
 
-// canvases keeps the RGBA images of finished drawings, back to the bare
-// table, for the next ones: a picture is 2.5 MB before it is quantized.
-var canvases sync.Pool
-
-// palettedPool keeps the paletted pictures Render has encoded.
-var palettedPool sync.Pool
+var canvases sync.Pool // *canvasImage, back to the bare table
 
 func newCanvas() *canvas {
 	backgroundOnce.Do(drawBackground)
@@ -149,29 +147,28 @@ func newCanvas() *canvas {
 	if ci == nil {
 		img := image.NewRGBA(background.Bounds())
 		copy(img.Pix, background.Pix)
-		ci = &canvasImage{img: img, touched: newTiles(img.Bounds())}
+		out, raw := framed(backgroundP.Rect, backgroundP.Palette)
+		for y := 0; y < canvasH; y++ {
+			copy(out.Pix[out.PixOffset(0, y):][:canvasW], backgroundP.Pix[backgroundP.PixOffset(0, y):])
+		}
+		ci = &canvasImage{img: img, out: out, raw: raw, touched: newTiles(img.Bounds())}
 	}
-	out, _ := palettedPool.Get().(*image.Paletted)
-	if out == nil {
-		out = image.NewPaletted(backgroundP.Bounds(), backgroundP.Palette)
-	}
-	copy(out.Pix, backgroundP.Pix)
-	return &canvas{img: ci.img, out: out, p: &painter{dst: ci.img, q: out, touched: ci.touched}, ts: newTypeset(), touched: ci.touched}
+	return &canvas{canvasImage: ci, p: &painter{dst: ci.img, q: ci.out, touched: ci.touched}, ts: newTypeset()}
 }
 
-// quantize returns the paletted picture and gives the RGBA one back. The
-// caller gives the paletted one back to palettedPool when it is encoded.
-func (c *canvas) quantize() *image.Paletted {
-	c.touched.spans(c.img.Bounds(), func(r image.Rectangle) {
+// release puts the tiles drawn on back to the bare table and the pictures
+// back in the pool. The canvas is not used again.
+func (c *canvas) release() {
+	ci := c.canvasImage
+	c.canvasImage = nil
+	ci.touched.spans(ci.img.Bounds(), func(r image.Rectangle) {
 		for y := r.Min.Y; y < r.Max.Y; y++ {
-			i := c.img.PixOffset(r.Min.X, y)
-			copy(c.img.Pix[i:i+4*r.Dx()], background.Pix[i:i+4*r.Dx()])
+			i := ci.img.PixOffset(r.Min.X, y)
+			copy(ci.img.Pix[i:i+4*r.Dx()], background.Pix[i:i+4*r.Dx()])
+			copy(ci.out.Pix[ci.out.PixOffset(r.Min.X, y):][:r.Dx()], backgroundP.Pix[backgroundP.PixOffset(r.Min.X, y):])
 		}
 	})
-	canvases.Put(&canvasImage{img: c.img, touched: c.touched})
-	out := c.out
-	c.img, c.out = nil, nil
-	return out
+	canvases.Put(ci)
 }
 
 // blit copies a sprite onto the picture.

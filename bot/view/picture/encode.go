@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"image"
+	"image/color"
 	"math/bits"
 	"slices"
 	"sync"
@@ -22,6 +23,7 @@ import (
 // pngWriter holds one encoding's scratch space; encoders are pooled.
 type pngWriter struct {
 	raw    []byte   // the rows as PNG filters them: a 0 (no filter) byte, then the row
+	copy   []byte   // raw for encodePNG, which copies the picture
 	tokens []uint32 // literals and matches, see token
 	out    []byte
 	bits   uint64 // bits not yet in out, the first in the lowest bit
@@ -53,14 +55,37 @@ func encodePNG(img *image.Paletted) []byte {
 	w := pngWriters.Get().(*pngWriter)
 	defer pngWriters.Put(w)
 	b := img.Bounds()
-	width, height := b.Dx(), b.Dy()
-	stride := width + 1
-	n := stride * height
-	w.raw = slices.Grow(w.raw[:0], n)[:n]
-	for y := 0; y < height; y++ {
-		w.raw[y*stride] = 0
-		copy(w.raw[y*stride+1:(y+1)*stride], img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):])
+	stride := b.Dx() + 1
+	n := stride * b.Dy()
+	w.copy = slices.Grow(w.copy[:0], n)[:n]
+	for y := 0; y < b.Dy(); y++ {
+		w.copy[y*stride] = 0
+		copy(w.copy[y*stride+1:(y+1)*stride], img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):][:b.Dx()])
 	}
+	return w.encode(w.copy, b.Dx(), b.Dy(), img.Palette)
+}
+
+// framed makes a paletted picture whose rows are laid out as a PNG filters
+// them, each after a 0 (no filter) byte: encodeFramed writes it without
+// copying it first.
+func framed(r image.Rectangle, p color.Palette) (*image.Paletted, []byte) {
+	raw := make([]byte, (r.Dx()+1)*r.Dy())
+	return &image.Paletted{Pix: raw[1:], Stride: r.Dx() + 1, Rect: r, Palette: p}, raw
+}
+
+// encodeFramed writes img made by framed, raw its bytes, as encodePNG
+// would.
+func encodeFramed(img *image.Paletted, raw []byte) []byte {
+	w := pngWriters.Get().(*pngWriter)
+	defer pngWriters.Put(w)
+	return w.encode(raw, img.Rect.Dx(), img.Rect.Dy(), img.Palette)
+}
+
+// encode writes the rows raw, each after its filter byte.
+func (w *pngWriter) encode(raw []byte, width, height int, palette color.Palette) []byte {
+	w.raw = raw
+	defer func() { w.raw = nil }()
+	stride := width + 1
 
 	w.out = append(w.out[:0], pngHeader...)
 	var ihdr [13]byte
@@ -68,8 +93,8 @@ func encodePNG(img *image.Paletted) []byte {
 	binary.BigEndian.PutUint32(ihdr[4:], uint32(height))
 	ihdr[8], ihdr[9] = 8, 3 // 8 bits a pixel, paletted
 	w.chunk("IHDR", ihdr[:])
-	plte := make([]byte, 0, 3*len(img.Palette))
-	for _, c := range img.Palette {
+	plte := make([]byte, 0, 3*len(palette))
+	for _, c := range palette {
 		r, g, bl, _ := c.RGBA()
 		plte = append(plte, byte(r>>8), byte(g>>8), byte(bl>>8))
 	}
@@ -232,7 +257,7 @@ func distCode(d int) int { // d is distance-1
 
 // code is a symbol's Huffman code, already bit-reversed for writing.
 type code struct {
-	bits uint16
+	bits uint32 // up to 20 bits: lenCodes' hold the extra bits too
 	len  uint8
 }
 
@@ -322,7 +347,7 @@ func (w *pngWriter) deflate() {
 	for l := range lenCodes {
 		lc := lengthCode[l]
 		c := litCodes[257+int(lc)]
-		lenCodes[l] = code{bits: c.bits | uint16(l+3-int(lengthBase[lc]))<<c.len, len: c.len + lengthExtra[lc]}
+		lenCodes[l] = code{bits: c.bits | uint32(l+3-int(lengthBase[lc]))<<c.len, len: c.len + lengthExtra[lc]}
 	}
 	// Each token is written without a branch, as the literal-or-match test
 	// and the buffer's flush would mispredict at every other token: both
@@ -474,7 +499,7 @@ func canonical(lengths []uint8) []code {
 		if l == 0 {
 			continue
 		}
-		out[s] = code{bits: bits.Reverse16(next[l]) >> (16 - l), len: l}
+		out[s] = code{bits: uint32(bits.Reverse16(next[l]) >> (16 - l)), len: l}
 		next[l]++
 	}
 	return out

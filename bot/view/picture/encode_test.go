@@ -2,6 +2,8 @@ package picture
 
 import (
 	"bytes"
+	"compress/flate"
+	"io"
 	stdadler32 "hash/adler32"
 	"image"
 	"image/color"
@@ -81,7 +83,6 @@ func TestEncodeScenes(t *testing.T) {
 		if sc.name == "ten-seats-settled" {
 			require.LessOrEqual(t, len(data), 49428)
 		}
-		palettedPool.Put(img)
 	}
 }
 
@@ -105,4 +106,34 @@ func TestAdler32(t *testing.T) {
 		}
 		require.Equal(rt, stdadler32.Checksum(b), adler32(b))
 	})
+}
+
+// TestDeflateLongCodes: codes of up to 15 bits, which with a length's 5
+// extra bits are wider than 16, decode. Literals with Fibonacci frequencies
+// make the Huffman tree as deep as the limit allows, and one match of 240
+// (5 extra bits) is its rarest symbol. (The encoder once kept a length's
+// code and extra bits in 16 bits and wrote a stream that did not decode.)
+func TestDeflateLongCodes(t *testing.T) {
+	w := new(pngWriter)
+	var want []byte
+	a, b := 1, 1
+	for v := 0; v < 25; v++ {
+		for range a {
+			w.tokens = append(w.tokens, uint32(v))
+			w.litFreq[v]++
+			want = append(want, byte(v))
+		}
+		a, b = b, a+b
+	}
+	w.tokens = w.match(w.tokens, 240, 1)
+	for range 240 {
+		want = append(want, want[len(want)-1])
+	}
+	w.deflate()
+	var litLen [286]uint8
+	huffLengths(w.litFreq[:], 15, litLen[:])
+	require.GreaterOrEqual(t, litLen[257+int(lengthCode[240-3])], uint8(12), "with its 5 extra bits, over 16")
+	got, err := io.ReadAll(flate.NewReader(bytes.NewReader(w.out)))
+	require.NoError(t, err)
+	require.Equal(t, want, got)
 }
