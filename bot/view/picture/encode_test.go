@@ -3,11 +3,11 @@ package picture
 import (
 	"bytes"
 	"compress/flate"
-	"io"
 	stdadler32 "hash/adler32"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"testing"
 
 	"github.com/stretchr/testify/require"

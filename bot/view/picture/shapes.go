@@ -17,8 +17,8 @@ type painter struct {
 	q       *image.Paletted // if set, what the painter draws is mapped onto it
 	touched *tiles          // and marked here (see canvas)
 	z       vector.Rasterizer
-	ox  float32 // the mask's origin on dst
-	oy  float32
+	ox      float32 // the mask's origin on dst
+	oy      float32
 }
 
 // begin starts a shape whose points lie inside the box (x0, y0)-(x1, y1).
