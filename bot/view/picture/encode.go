@@ -28,7 +28,7 @@ type pngWriter struct {
 	out    []byte
 	bits   uint64 // bits not yet in out, the first in the lowest bit
 	nbits  uint
-	recent [1 << 12]int32 // hash of 4 bytes -> their last position + 1
+	recent [1 << 12]uint64 // hash of 4 bytes -> their last position + 1 (high half) and the bytes
 
 	litFreq  [286]uint32 // how often each code is used, counted as the tokens are made
 	distFreq [30]uint32
@@ -191,10 +191,13 @@ func (w *pngWriter) tokenize(stride int) {
 			}
 		}
 		if best < minMatch {
+			// The table keeps each position's four bytes beside it, so a
+			// miss costs no load from far back in raw.
 			h := hash4(raw[p:])
-			q := int(recent[h]) - 1
-			recent[h] = int32(p + 1)
-			if d := p - q; q >= 0 && d <= window && d != stride && d != last && binary.LittleEndian.Uint32(raw[q:]) == cur {
+			e := recent[h]
+			recent[h] = uint64(p+1)<<32 | uint64(cur)
+			q := int(e>>32) - 1
+			if d := p - q; q >= 0 && uint32(e) == cur && d <= window && d != stride && d != last {
 				best, dist = matchLen(raw[p+4:], raw[q+4:], maxMatch-4)+4, d
 			} else {
 				c := raw[p]
