@@ -433,15 +433,16 @@ func huffLengths(freq []uint32, limit int, lengths []uint8) {
 		f[s] = max(uint64(freq[s]), 1)
 	}
 	for {
-		slices.SortStableFunc(syms, func(a, b int) int {
-			switch {
-			case f[a] < f[b]:
-				return -1
-			case f[a] > f[b]:
-				return 1
-			}
-			return 0
-		})
+		// Sorted by frequency, then symbol: as one number each, which sorts
+		// several times quicker than through a comparison function.
+		keys := make([]uint64, len(syms))
+		for i, s := range syms {
+			keys[i] = f[s]<<16 | uint64(s)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			syms[i] = int(k & 0xffff)
+		}
 		// Two queues: the leaves in order of frequency, and the inner nodes
 		// as they are made, which come out in order too.
 		nodes := make([]node, 0, 2*len(syms))
