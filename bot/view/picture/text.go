@@ -149,17 +149,55 @@ func (f *face) kern(a, b rune) fixed.Int26_6 {
 }
 
 // measure is s's advance, as font.MeasureString gives it.
-func (f *face) measure(s string) fixed.Int26_6 {
-	var adv fixed.Int26_6
+func (f *face) measure(s string) fixed.Int26_6 { return f.run(s).adv }
+
+// A textRun is a text laid out in one face: its letters' masks, each at its
+// whole-pixel offset from the start, and its advance. Texts come back at
+// every picture of a table (names, stakes, the labels), and a run is one
+// lookup where its letters were two or three each.
+type textRun struct {
+	glyphs []placedGlyph
+	adv    fixed.Int26_6
+}
+
+type placedGlyph struct {
+	g *glyph
+	x int
+}
+
+type runKey struct {
+	face faceKey
+	s    string
+}
+
+var runCache = &bounded[runKey, *textRun]{limit: 4096}
+
+// run lays s out as font.Drawer does (kerning, then each glyph at the dot)
+// from a dot at a whole pixel, where every text starts, and measures it as
+// font.MeasureString does.
+func (f *face) run(s string) *textRun {
+	k := runKey{f.key, s}
+	if r, ok := runCache.get(k); ok {
+		return r
+	}
+	r := &textRun{}
+	var dot fixed.Point26_6
 	prev := rune(-1)
 	for _, c := range s {
 		if prev >= 0 {
-			adv += f.kern(prev, c)
+			kern := f.kern(prev, c)
+			dot.X += kern
+			r.adv += kern
 		}
-		adv += f.advance(c)
+		g := f.glyph(dot, c)
+		if g.mask != nil {
+			r.glyphs = append(r.glyphs, placedGlyph{g, dot.X.Floor()})
+		}
+		dot.X += g.advance
+		r.adv += f.advance(c)
 		prev = c
 	}
-	return adv
+	return runCache.put(k, r)
 }
 
 // has reports whether the Go fonts draw r (Regular and Bold cover the same
@@ -274,22 +312,13 @@ func width(f *face, s string) int { return f.measure(s).Ceil() }
 // middle, so texts of one size line up whatever their letters), as
 // font.Drawer would, and returns the rectangle it drew in.
 func text(dst *image.RGBA, f *face, s string, x, y int, col color.Color) image.Rectangle {
-	dot := fixed.P(x, y+f.capHeight/2)
+	base := y + f.capHeight/2
 	src := image.NewUniform(col)
 	var drawn image.Rectangle
-	prev := rune(-1)
-	for _, c := range s {
-		if prev >= 0 {
-			dot.X += f.kern(prev, c)
-		}
-		g := f.glyph(dot, c)
-		if g.mask != nil {
-			dr := g.dr.Add(image.Pt(dot.X.Floor(), dot.Y.Floor()))
-			draw.DrawMask(dst, dr, src, image.Point{}, g.mask, image.Point{}, draw.Over)
-			drawn = drawn.Union(dr)
-		}
-		dot.X += g.advance
-		prev = c
+	for _, pg := range f.run(s).glyphs {
+		dr := pg.g.dr.Add(image.Pt(x+pg.x, base))
+		draw.DrawMask(dst, dr, src, image.Point{}, pg.g.mask, image.Point{}, draw.Over)
+		drawn = drawn.Union(dr)
 	}
 	return drawn
 }
