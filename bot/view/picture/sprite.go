@@ -3,6 +3,7 @@ package picture
 import (
 	"encoding/binary"
 	"image"
+	"math/bits"
 	"sync"
 )
 
@@ -144,59 +145,62 @@ func blit(dst *image.RGBA, q *image.Paletted, t *tiles, s *sprite, at image.Poin
 	}
 }
 
-// tiles marks which 16 x 16 squares of a picture were drawn on: only they
-// are put back to the bare table for the next picture.
+// tiles marks which 16-pixel pieces of each row of a picture were drawn on:
+// only they are put back to the bare table for the next picture. A row's
+// marks are one word, so a picture is at most 1,024 pixels wide.
 const tileSize = 16
 
 type tiles struct {
-	w, h int // in tiles
-	on   []bool
+	w    int      // pieces in a row
+	rows []uint64 // bit i of rows[y]: piece i of row y
 }
 
 func newTiles(b image.Rectangle) *tiles {
-	w, h := (b.Dx()+tileSize-1)/tileSize, (b.Dy()+tileSize-1)/tileSize
-	return &tiles{w: w, h: h, on: make([]bool, w*h)}
+	w := (b.Dx() + tileSize - 1) / tileSize
+	if w > 64 {
+		panic("picture: tiles: a picture wider than 1,024 pixels")
+	}
+	return &tiles{w: w, rows: make([]uint64, b.Dy())}
 }
+
+// on reports whether pixel (x, y) is marked.
+func (t *tiles) on(x, y int) bool { return t.rows[y]>>(x/tileSize)&1 != 0 }
 
 // mark records that r (in picture coordinates, the picture at the origin)
 // was drawn on.
 func (t *tiles) mark(r image.Rectangle) {
-	r = r.Intersect(image.Rect(0, 0, t.w*tileSize, t.h*tileSize))
+	r = r.Intersect(image.Rect(0, 0, t.w*tileSize, len(t.rows)))
 	if r.Empty() {
 		return
 	}
-	for ty := r.Min.Y / tileSize; ty <= (r.Max.Y-1)/tileSize; ty++ {
-		row := t.on[ty*t.w:][:t.w]
-		for tx := r.Min.X / tileSize; tx <= (r.Max.X-1)/tileSize; tx++ {
-			row[tx] = true
-		}
+	m := pieces(r.Min.X, r.Max.X)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		t.rows[y] |= m
 	}
 }
 
 // markRow marks the pixels x0 to x1 of row y (inside the picture).
-func (t *tiles) markRow(y, x0, x1 int) {
-	row := t.on[(y/tileSize)*t.w:][:t.w]
-	for tx := x0 / tileSize; tx <= (x1-1)/tileSize; tx++ {
-		row[tx] = true
-	}
+func (t *tiles) markRow(y, x0, x1 int) { t.rows[y] |= pieces(x0, x1) }
+
+// pieces is the mask of the pieces that pixels x0 to x1 (x0 < x1) cross.
+func pieces(x0, x1 int) uint64 {
+	a, b := uint(x0/tileSize), uint((x1-1)/tileSize)
+	return (^uint64(0) >> (63 - b)) &^ (1<<a - 1)
 }
 
-// spans calls f for each run of marked tiles, row of tiles by row, as the
-// pixel rectangle it covers (clipped to b), and clears the marks.
+// spans calls f for each run of marked pieces, row by row, as the pixel
+// rectangle (one row high) it covers, clipped to b, and clears the marks.
 func (t *tiles) spans(b image.Rectangle, f func(image.Rectangle)) {
-	for ty := 0; ty < t.h; ty++ {
-		row := t.on[ty*t.w:][:t.w]
-		for tx := 0; tx < t.w; {
-			if !row[tx] {
-				tx++
-				continue
+	for y, m := range t.rows {
+		for m != 0 {
+			a := bits.TrailingZeros64(m)
+			e := a + bits.TrailingZeros64(^(m >> uint(a)))
+			f(image.Rect(a*tileSize, y, e*tileSize, y+1).Intersect(b))
+			if e >= 64 {
+				break
 			}
-			x0 := tx
-			for tx < t.w && row[tx] {
-				row[tx] = false
-				tx++
-			}
-			f(image.Rect(x0*tileSize, ty*tileSize, tx*tileSize, (ty+1)*tileSize).Intersect(b))
+			m &^= (1<<uint(e) - 1)
 		}
+		t.rows[y] = 0
 	}
 }

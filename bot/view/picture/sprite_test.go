@@ -104,7 +104,7 @@ func TestBlit(t *testing.T) {
 			for x := r.Min.X; x < r.Max.X; x++ {
 				if src.RGBAAt(x-at.X, y-at.Y).A != 0 {
 					require.Equal(t, wq.ColorIndexAt(x, y), q.ColorIndexAt(x, y), "at %v, pixel %d,%d", at, x, y)
-					require.True(t, tl.on[(y/tileSize)*tl.w+x/tileSize], "pixel %d,%d drawn but not marked", x, y)
+					require.True(t, tl.on(x, y), "pixel %d,%d drawn but not marked", x, y)
 				}
 			}
 		}

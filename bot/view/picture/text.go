@@ -170,7 +170,7 @@ type runKey struct {
 	s    string
 }
 
-var runCache = &bounded[runKey, *textRun]{limit: 4096}
+var runCache = &bounded[runKey, *textRun]{limit: 16384}
 
 // run lays s out as font.Drawer does (kerning, then each glyph at the dot)
 // from a dot at a whole pixel, where every text starts, and measures it as
