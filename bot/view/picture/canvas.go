@@ -137,6 +137,7 @@ type canvasImage struct {
 	out     *image.Paletted
 	raw     []byte
 	touched *tiles
+	ts      *typeset // kept too: its faces cost more to make than to keep
 }
 
 var canvases sync.Pool // *canvasImage, back to the bare table
@@ -151,9 +152,12 @@ func newCanvas() *canvas {
 		for y := 0; y < canvasH; y++ {
 			copy(out.Pix[out.PixOffset(0, y):][:canvasW], backgroundP.Pix[backgroundP.PixOffset(0, y):])
 		}
-		ci = &canvasImage{img: img, out: out, raw: raw, touched: newTiles(img.Bounds())}
+		ci = &canvasImage{img: img, out: out, raw: raw, touched: newTiles(img.Bounds()), ts: newTypeset()}
 	}
-	return &canvas{canvasImage: ci, p: &painter{dst: ci.img, q: ci.out, touched: ci.touched}, ts: newTypeset()}
+	if len(ci.ts.faces) > 64 { // sizes of their own, above ten seats: forget them
+		ci.ts = newTypeset()
+	}
+	return &canvas{canvasImage: ci, p: &painter{dst: ci.img, q: ci.out, touched: ci.touched}, ts: ci.ts}
 }
 
 // release puts the tiles drawn on back to the bare table and the pictures

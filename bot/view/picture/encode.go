@@ -421,13 +421,10 @@ func (w *pngWriter) putCode(c code) { w.put(uint64(c.bits), uint(c.len)) }
 // longer than limit; unused symbols get 0. At least two symbols get a code,
 // so that the code is complete whatever the frequencies.
 func huffLengths(freq []uint32, limit int, lengths []uint8) {
+	h := huffScratches.Get().(*huffScratch)
+	defer huffScratches.Put(h)
 	clear(lengths)
-	type node struct {
-		freq   uint64
-		sym    int // a leaf's symbol, or -1
-		parent int
-	}
-	var syms []int
+	syms := h.syms[:0]
 	for s, f := range freq {
 		if f > 0 {
 			syms = append(syms, s)
@@ -441,14 +438,17 @@ func huffLengths(freq []uint32, limit int, lengths []uint8) {
 			}
 		}
 	}
-	f := make([]uint64, len(freq))
+	f := slices.Grow(h.f[:0], len(freq))[:len(freq)]
+	clear(f)
 	for _, s := range syms {
 		f[s] = max(uint64(freq[s]), 1)
 	}
+	defer func() { h.syms, h.f = syms, f }()
 	for {
 		// Sorted by frequency, then symbol: as one number each, which sorts
 		// several times quicker than through a comparison function.
-		keys := make([]uint64, len(syms))
+		keys := slices.Grow(h.keys[:0], len(syms))[:len(syms)]
+		h.keys = keys
 		for i, s := range syms {
 			keys[i] = f[s]<<16 | uint64(s)
 		}
@@ -458,9 +458,9 @@ func huffLengths(freq []uint32, limit int, lengths []uint8) {
 		}
 		// Two queues: the leaves in order of frequency, and the inner nodes
 		// as they are made, which come out in order too.
-		nodes := make([]node, 0, 2*len(syms))
+		nodes := h.nodes[:0]
 		for _, s := range syms {
-			nodes = append(nodes, node{freq: f[s], sym: s, parent: -1})
+			nodes = append(nodes, huffNode{freq: f[s], sym: s, parent: -1})
 		}
 		li, ii := 0, len(syms)
 		take := func() int {
@@ -473,10 +473,13 @@ func huffLengths(freq []uint32, limit int, lengths []uint8) {
 		}
 		for len(nodes)-len(syms) < len(syms)-1 {
 			a, b := take(), take()
-			nodes = append(nodes, node{freq: nodes[a].freq + nodes[b].freq, sym: -1, parent: -1})
+			nodes = append(nodes, huffNode{freq: nodes[a].freq + nodes[b].freq, sym: -1, parent: -1})
 			nodes[a].parent, nodes[b].parent = len(nodes)-1, len(nodes)-1
 		}
-		depth := make([]int, len(nodes))
+		h.nodes = nodes
+		depth := slices.Grow(h.depth[:0], len(nodes))[:len(nodes)]
+		h.depth = depth
+		depth[len(nodes)-1] = 0
 		deepest := 0
 		for i := len(nodes) - 2; i >= 0; i-- { // parents come after their children
 			depth[i] = depth[nodes[i].parent] + 1
@@ -496,6 +499,24 @@ func huffLengths(freq []uint32, limit int, lengths []uint8) {
 		}
 	}
 }
+
+type huffNode struct {
+	freq   uint64
+	sym    int // a leaf's symbol, or -1
+	parent int
+}
+
+// huffScratch is huffLengths' working space, pooled: the encoder builds
+// three codes a picture.
+type huffScratch struct {
+	syms  []int
+	f     []uint64
+	keys  []uint64
+	nodes []huffNode
+	depth []int
+}
+
+var huffScratches = sync.Pool{New: func() any { return new(huffScratch) }}
 
 // canonical assigns the canonical codes of RFC 1951 3.2.2 to the lengths,
 // bit-reversed as deflate writes them.
