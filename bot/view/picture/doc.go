@@ -55,9 +55,10 @@
 //
 // # Budget
 //
-// A 10-seat table (992 x 632) is about 46 KB and takes about 2.5 ms of CPU
-// settled, 2 ms mid-round (the budget is 15 ms and 100 KB; it was
-// 7.3 ms and 49 KB before the sprites and the encoder). Everything drawn
+// A 10-seat table (992 x 632) is about 46 KB and takes 2.4 to 4 ms of CPU
+// settled, 1.8 to 3 ms mid-round, on a shared machine where the code before
+// the sprites and the encoder took 5.5 to 9.8 ms (7.3 ms idle) and made
+// 49 KB; the budget is 15 ms and 100 KB. Everything drawn
 // more than once is drawn once and kept in a bounded cache: cards, chips,
 // pills and frames as sprites whose opaque runs are already on the palette,
 // letters and whole texts as placed glyph masks. A picture copies sprites
