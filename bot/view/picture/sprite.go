@@ -132,15 +132,22 @@ func blit(dst *image.RGBA, q *image.Paletted, t *tiles, s *sprite, at image.Poin
 				copy(qrow[x0:x1], si[x0-at.X:x1-at.X])
 				continue
 			}
-			for i := 0; i+3 < len(sp) && i+3 < len(d); i += 4 {
+			// Blended and mapped onto the palette in one pass.
+			qd := qrow[x0:x1]
+			for j := range qd {
+				i := 4 * j
+				if i+3 >= len(sp) || i+3 >= len(d) {
+					break
+				}
 				a := uint32(sp[i+3])
 				k := 0xff - a
-				d[i] = uint8(uint32(sp[i]) + (uint32(d[i])*k+0x7f)/0xff)
-				d[i+1] = uint8(uint32(sp[i+1]) + (uint32(d[i+1])*k+0x7f)/0xff)
-				d[i+2] = uint8(uint32(sp[i+2]) + (uint32(d[i+2])*k+0x7f)/0xff)
+				r := uint8(uint32(sp[i]) + (uint32(d[i])*k+0x7f)/0xff)
+				g := uint8(uint32(sp[i+1]) + (uint32(d[i+1])*k+0x7f)/0xff)
+				b := uint8(uint32(sp[i+2]) + (uint32(d[i+2])*k+0x7f)/0xff)
+				d[i], d[i+1], d[i+2] = r, g, b
 				d[i+3] = uint8(a + (uint32(d[i+3])*k+0x7f)/0xff)
+				qd[j] = lut[uint(r>>3)<<10|uint(g>>3)<<5|uint(b>>3)]
 			}
-			quantizeRow(qrow[x0:x1], d)
 		}
 	}
 }
