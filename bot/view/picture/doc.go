@@ -55,10 +55,11 @@
 //
 // # Budget
 //
-// A 10-seat table (992 x 632) is about 46 KB and takes 2.4 to 4 ms of CPU
-// settled, 1.8 to 3 ms mid-round, on a shared machine where the code before
-// the sprites and the encoder took 5.5 to 9.8 ms (7.3 ms idle) and made
-// 49 KB; the budget is 15 ms and 100 KB. Everything drawn
+// A 10-seat table (992 x 632) is about 46 KB and takes 2 to 2.5 times less
+// CPU than before the sprites and the encoder (7.3 ms and 49 KB on an idle
+// machine then): 2.4 to 5.3 ms settled, 1.8 to 3.3 ms mid-round, on a
+// shared machine where the old code took 5.5 to 12.1 ms. The budget
+// is 15 ms and 100 KB. Everything drawn
 // more than once is drawn once and kept in a bounded cache: cards, chips,
 // pills and frames as sprites whose opaque runs are already on the palette,
 // letters and whole texts as placed glyph masks. A picture copies sprites
