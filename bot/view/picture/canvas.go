@@ -119,7 +119,7 @@ func drawBackground() {
 // palette as soon as it has drawn it (a sprite copies its own mapped
 // pixels), so a pixel drawn over again is mapped again and out ends as img
 // mapped, without a pass over the picture. Both hold the bare table when
-// the drawing starts; touched marks the tiles drawn on, which release puts
+// the drawing starts; touched marks the pieces drawn on, which release puts
 // back to the bare table so that both can go back to the pool. out is
 // framed (see encode.go): raw is its bytes with each row's filter byte,
 // which the encoder reads as they are. Everything drawn goes through the
@@ -160,7 +160,7 @@ func newCanvas() *canvas {
 	return &canvas{canvasImage: ci, p: &painter{dst: ci.img, q: ci.out, touched: ci.touched}, ts: ci.ts}
 }
 
-// release puts the tiles drawn on back to the bare table and the pictures
+// release puts the pieces drawn on back to the bare table and the pictures
 // back in the pool. The canvas is not used again.
 func (c *canvas) release() {
 	ci := c.canvasImage
