@@ -114,69 +114,129 @@ func drawBackground() {
 	quantizeRect(backgroundP, img, img.Bounds())
 }
 
-// canvas is one picture being drawn. dirty lists the areas drawn on the
-// background; only they are quantized, the rest is copied from the
-// background's paletted copy.
+// canvas is one picture being drawn, in full colour (img) and on the
+// palette (out) at once: every drawing maps what it changed onto the
+// palette as soon as it has drawn it (a sprite copies its own mapped
+// pixels), so a pixel drawn over again is mapped again and out ends as img
+// mapped, without a pass over the picture. Both hold the bare table when
+// the drawing starts; touched marks the pieces drawn on, which release puts
+// back to the bare table so that both can go back to the pool. out is
+// framed (see encode.go): raw is its bytes with each row's filter byte,
+// which the encoder reads as they are. Everything drawn goes through the
+// canvas's painter, blit or text.
 type canvas struct {
-	img   *image.RGBA
-	p     *painter
-	ts    *typeset
-	dirty []image.Rectangle
+	*canvasImage
+	p  *painter
+	ts *typeset
 }
 
-// area is the box (x, y, w, h) plus a margin for the shadows and
-// highlights that reach past it.
-func area(x, y, w, h float32) image.Rectangle {
-	return image.Rect(int(x)-8, int(y)-8, int(x+w)+8, int(y+h)+8)
+// canvasImage is a canvas's pooled pictures: 2.5 MB in colour and 630 KB
+// on the palette.
+type canvasImage struct {
+	img     *image.RGBA
+	out     *image.Paletted
+	raw     []byte
+	touched *tiles
+	ts      *typeset // kept too: its faces cost more to make than to keep
 }
 
-// prepare lays the background under the areas about to be drawn on. The
-// pooled RGBA image holds an older picture elsewhere, which no one reads:
-// only these areas are quantized.
-func (c *canvas) prepare(areas []image.Rectangle) {
-	c.dirty = areas
-	b := c.img.Bounds()
-	for _, r := range areas {
-		r = r.Intersect(b)
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			i := c.img.PixOffset(r.Min.X, y)
-			copy(c.img.Pix[i:i+4*r.Dx()], background.Pix[i:i+4*r.Dx()])
-		}
-	}
-}
-
-var centreArea = area(228*zoom, 228*zoom, canvasW-456*zoom, 134*zoom)
-
-// canvases keeps the RGBA images of finished drawings for the next ones: a
-// picture is 2.5 MB before it is quantized.
-var canvases sync.Pool
+var canvases sync.Pool // *canvasImage, back to the bare table
 
 func newCanvas() *canvas {
 	backgroundOnce.Do(drawBackground)
-	img, _ := canvases.Get().(*image.RGBA)
-	if img == nil {
-		img = image.NewRGBA(background.Bounds())
+	ci, _ := canvases.Get().(*canvasImage)
+	if ci == nil {
+		img := image.NewRGBA(background.Bounds())
+		copy(img.Pix, background.Pix)
+		out, raw := framed(backgroundP.Rect, backgroundP.Palette)
+		for y := 0; y < canvasH; y++ {
+			copy(out.Pix[out.PixOffset(0, y):][:canvasW], backgroundP.Pix[backgroundP.PixOffset(0, y):])
+		}
+		ci = &canvasImage{img: img, out: out, raw: raw, touched: newTiles(img.Bounds()), ts: newTypeset()}
 	}
-	return &canvas{img: img, p: &painter{dst: img}, ts: newTypeset()}
+	if len(ci.ts.faces) > 64 { // sizes of their own, above ten seats: forget them
+		ci.ts = newTypeset()
+	}
+	return &canvas{canvasImage: ci, p: &painter{dst: ci.img, q: ci.out, touched: ci.touched}, ts: ci.ts}
 }
 
-// palettedPool keeps the paletted pictures Render has encoded.
-var palettedPool sync.Pool
+// release puts the pieces drawn on back to the bare table and the pictures
+// back in the pool. The canvas is not used again.
+func (c *canvas) release() {
+	ci := c.canvasImage
+	c.canvasImage = nil
+	ci.touched.spans(ci.img.Bounds(), func(r image.Rectangle) {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			i := ci.img.PixOffset(r.Min.X, y)
+			copy(ci.img.Pix[i:i+4*r.Dx()], background.Pix[i:i+4*r.Dx()])
+			copy(ci.out.Pix[ci.out.PixOffset(r.Min.X, y):][:r.Dx()], backgroundP.Pix[backgroundP.PixOffset(r.Min.X, y):])
+		}
+	})
+	canvases.Put(ci)
+}
 
-// quantize returns the paletted picture and gives the RGBA one back. The
-// caller gives the paletted one back to palettedPool when it is encoded.
-func (c *canvas) quantize() *image.Paletted {
-	out, _ := palettedPool.Get().(*image.Paletted)
-	if out == nil {
-		out = image.NewPaletted(backgroundP.Bounds(), backgroundP.Palette)
+// blit copies a sprite onto the picture.
+func (c *canvas) blit(s *sprite, at image.Point) {
+	blit(c.img, c.out, c.touched, s, at)
+}
+
+// text and textCentered draw on the picture.
+func (c *canvas) text(f *face, s string, x, y int, col color.Color) {
+	c.drawn(text(c.img, f, s, x, y, col))
+}
+
+func (c *canvas) textCentered(f *face, s string, cx, y int, col color.Color) {
+	c.drawn(textCentered(c.img, f, s, cx, y, col))
+}
+
+// drawn maps r onto the palette and marks it.
+func (c *canvas) drawn(r image.Rectangle) {
+	quantizeRect(c.out, c.img, r)
+	c.touched.mark(r)
+}
+
+// pill draws painter.pill's shape from a kept sprite: the box is snapped to
+// whole pixels, so the shape depends only on its size and colour.
+func (c *canvas) pill(x, y, w, h float32, col color.RGBA) {
+	x, y, w, h = round(x), round(y), round(w), round(h)
+	if w <= 0 || h <= 0 {
+		return
 	}
-	copy(out.Pix, backgroundP.Pix)
-	for _, r := range c.dirty {
-		quantizeRect(out, c.img, r)
+	k := shapeKey{kind: shapePill, w: int16(w), h: int16(h), col: col}
+	c.blit(shape(k, func(p *painter) { p.pill(0, 0, w, h, col) }), image.Pt(int(x), int(y)))
+}
+
+// frame draws painter.frame's outline from a kept sprite, as pill does.
+func (c *canvas) frame(x, y, w, h, r, t float32, col color.RGBA) {
+	x, y, w, h = round(x), round(y), round(w), round(h)
+	if w <= 0 || h <= 0 {
+		return
 	}
-	canvases.Put(c.img)
-	c.img = nil
-	return out
+	k := shapeKey{kind: shapeFrame, w: int16(w), h: int16(h), r: r, t: t, col: col}
+	c.blit(shape(k, func(p *painter) { p.frame(0, 0, w, h, r, t, col) }), image.Pt(int(x), int(y)))
+}
+
+type shapeKey struct {
+	kind uint8
+	w, h int16
+	r, t float32
+	col  color.RGBA
+}
+
+const (
+	shapePill uint8 = iota
+	shapeFrame
+)
+
+var shapeCache = &bounded[shapeKey, *sprite]{limit: 1024}
+
+func shape(k shapeKey, draw func(*painter)) *sprite {
+	if s, ok := shapeCache.get(k); ok {
+		return s
+	}
+	img := image.NewRGBA(image.Rect(0, 0, int(k.w), int(k.h)))
+	draw(&painter{dst: img})
+	return shapeCache.put(k, newSprite(img))
 }
 
 // paint draws the table's seats and the bank.
@@ -204,14 +264,6 @@ func (c *canvas) paint(t Table) {
 		}
 	}
 	boxes := playerBoxes(len(players))
-	areas := []image.Rectangle{centreArea}
-	if banker != nil {
-		areas = append(areas, area(bankerBox.x, bankerBox.y, seatW*bankerBox.s, seatH*bankerBox.s))
-	}
-	for _, b := range boxes {
-		areas = append(areas, area(b.x, b.y, seatW*b.s, seatH*b.s))
-	}
-	c.prepare(areas)
 	c.centre(t)
 	if banker != nil {
 		c.seat(*banker, bankerBox, t.Labels)
@@ -226,7 +278,7 @@ func (c *canvas) centre(t Table) {
 	cx := canvasW / 2
 	if t.Labels.Title != "" {
 		f := c.ts.face(true, 24*zoom)
-		textCentered(c.img, f, fit(f, t.Labels.Title, px(640*zoom)), cx, px(248*zoom), colMuted)
+		c.textCentered(f, fit(f, t.Labels.Title, px(640*zoom)), cx, px(248*zoom), colMuted)
 	}
 	type pot struct {
 		label  string
@@ -246,10 +298,10 @@ func (c *canvas) centre(t Table) {
 		tx := int(x + 70*zoom)
 		textMax := int(potW - 80*zoom)
 		if pt.label != "" {
-			text(c.img, lf, fit(lf, pt.label, textMax), tx, px(310*zoom), colMuted)
+			c.text(lf, fit(lf, pt.label, textMax), tx, px(310*zoom), colMuted)
 		}
 		af, amount := c.ts.shrink(true, pt.amount, textMax, 34*zoom, 15)
-		text(c.img, af, amount, tx, px(340*zoom), colText)
+		c.text(af, amount, tx, px(340*zoom), colText)
 	}
 }
 
@@ -269,9 +321,9 @@ func (c *canvas) chipStack(cx, cy, r float32, cols [2]colorPair) {
 // chip draws one chip: a disc with a white inlay ring broken into spots.
 // Chips are drawn once per size and colour and kept, like cards.
 func (c *canvas) chip(cx, cy, r float32, col colorPair) {
-	img := chipImage(r, col)
-	b := img.Bounds()
-	over(c.img, img, image.Pt(int(round(cx))-b.Dx()/2, int(round(cy))-b.Dx()/2))
+	s := chipSprite(r, col)
+	d := s.img.Bounds().Dx()
+	c.blit(s, image.Pt(int(round(cx))-d/2, int(round(cy))-d/2))
 }
 
 type chipKey struct {
@@ -279,18 +331,17 @@ type chipKey struct {
 	col colorPair
 }
 
-var chipCache sync.Map // chipKey -> *image.RGBA
+var chipCache = &bounded[chipKey, *sprite]{limit: 256}
 
-func chipImage(r float32, col colorPair) *image.RGBA {
+func chipSprite(r float32, col colorPair) *sprite {
 	key := chipKey{r, col}
-	if img, ok := chipCache.Load(key); ok {
-		return img.(*image.RGBA)
+	if s, ok := chipCache.get(key); ok {
+		return s
 	}
 	d := int(2*r) + 2
 	img := image.NewRGBA(image.Rect(0, 0, d, d+int(r*0.3)))
 	drawChip(&painter{dst: img}, float32(d)/2, float32(d)/2, r, col)
-	actual, _ := chipCache.LoadOrStore(key, img)
-	return actual.(*image.RGBA)
+	return chipCache.put(key, newSprite(img))
 }
 
 func drawChip(p *painter, cx, cy, r float32, col colorPair) {
@@ -311,16 +362,15 @@ func drawChip(p *painter, cx, cy, r float32, col colorPair) {
 func (c *canvas) seat(st Seat, b box, l Labels) {
 	s := b.s
 	w, h := seatW*s, seatH*s
-	p := c.p
 	line := colFeltLine
 	if st.Turn {
 		line = colGold
 	}
-	p.frame(b.x, b.y+38*s, w, h-38*s, 14*s, max(2*s, 1), line)
+	c.frame(b.x, b.y+38*s, w, h-38*s, 14*s, max(2*s, 1), line)
 	if st.Turn {
-		p.pill(b.x+3*s, b.y-3*s, w-6*s, 40*s, colGold)
+		c.pill(b.x+3*s, b.y-3*s, w-6*s, 40*s, colGold)
 	}
-	p.pill(b.x+6*s, b.y, w-12*s, 34*s, colPlate)
+	c.pill(b.x+6*s, b.y, w-12*s, 34*s, colPlate)
 
 	// The plate: the name, then the badges that fit after it. The name
 	// comes first: a badge that would leave it under 90 px is left out
@@ -358,11 +408,11 @@ func (c *canvas) seat(st Seat, b box, l Labels) {
 	right := b.x + w - 12*s
 	for i := len(badges) - 1; i >= 0; i-- {
 		bx := right - badges[i].w
-		p.pill(bx, b.y+6*s, badges[i].w, 22*s, badges[i].fill)
-		text(c.img, bf, badges[i].label, int(bx+7*s), mid, colBlack)
+		c.pill(bx, b.y+6*s, badges[i].w, 22*s, badges[i].fill)
+		c.text(bf, badges[i].label, int(bx+7*s), mid, colBlack)
 		right = bx - 5*s
 	}
-	text(c.img, nf, fit(nf, name, int(right)-nx), nx, mid, colText)
+	c.text(nf, fit(nf, name, int(right)-nx), nx, mid, colText)
 
 	c.hands(st, b, l)
 }
@@ -414,9 +464,7 @@ func (c *canvas) hands(st Seat, b box, l Labels) {
 			case !hc.FaceUp, !validCard(hc.Card):
 				kind = cardBack // a card that is no card shows its back, not a made-up face
 			}
-			img := cardImage(hc.Card, cw, kind)
-			at := image.Pt(int(left+float32(j)*step), int(top))
-			over(c.img, img, at)
+			c.blit(cardSprite(hc.Card, cw, kind), image.Pt(int(left+float32(j)*step), int(top)))
 		}
 		cx := int(x0 + hw/2)
 		if h.Stake > 0 {
@@ -436,7 +484,7 @@ func (c *canvas) stake(amount string, cx, y, maxW int, s float32) {
 	total := int(2*r+6*s) + tw
 	x := cx - total/2
 	c.chip(float32(x)+r, float32(y), r, colorPair{colChipRed, colCard})
-	text(c.img, f, label, x+int(2*r+6*s), y, colText)
+	c.text(f, label, x+int(2*r+6*s), y, colText)
 }
 
 // badge draws a result across the foot of a hand, in a smaller size (down
@@ -454,7 +502,7 @@ func (c *canvas) badge(size float64, s string, tone Tone, cx int, y, maxW, sc fl
 	}
 	bw := float32(width(f, label)) + 14*sc
 	h := 26 * sc
-	c.p.pill(float32(cx)-bw/2, y, bw, h, colPlate)
-	c.p.pill(float32(cx)-bw/2+2*sc, y+2*sc, bw-4*sc, h-4*sc, fill)
-	textCentered(c.img, f, label, cx, int(y+h/2), colText)
+	c.pill(float32(cx)-bw/2, y, bw, h, colPlate)
+	c.pill(float32(cx)-bw/2+2*sc, y+2*sc, bw-4*sc, h-4*sc, fill)
+	c.textCentered(f, label, cx, int(y+h/2), colText)
 }

@@ -4,7 +4,6 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"sync"
 
 	"github.com/pontoon-bot/pontoon/game"
 )
@@ -25,7 +24,7 @@ const (
 	cardOwn // a face-down card shown to its owner: the face with a folded corner
 )
 
-var cardCache sync.Map // cardKey -> *image.RGBA
+var cardCache = &bounded[cardKey, *sprite]{limit: 2048}
 
 // shadowOffset is how far a card's shadow falls.
 func shadowOffset(w int) (int, int) { return max(1, w/32), max(2, w/22) }
@@ -33,19 +32,17 @@ func shadowOffset(w int) (int, int) { return max(1, w/32), max(2, w/22) }
 // cardHeight is a card's height for its width: a poker card's 63 x 88 mm.
 func cardHeight(w int) int { return (w*88 + 31) / 63 }
 
-// cardImage returns the picture of a card w pixels wide, with its shadow on
-// the felt below and to the right.
-func cardImage(c game.Card, w int, kind uint8) *image.RGBA {
+// cardSprite returns the picture of a card w pixels wide, with its shadow
+// on the felt below and to the right.
+func cardSprite(c game.Card, w int, kind uint8) *sprite {
 	if kind == cardBack {
 		c = game.Card{}
 	}
 	key := cardKey{c, w, kind}
-	if img, ok := cardCache.Load(key); ok {
-		return img.(*image.RGBA)
+	if s, ok := cardCache.get(key); ok {
+		return s
 	}
-	img := drawCard(c, w, kind)
-	actual, _ := cardCache.LoadOrStore(key, img)
-	return actual.(*image.RGBA)
+	return cardCache.put(key, newSprite(drawCard(c, w, kind)))
 }
 
 // pipRows places the pips of the cards 2 to 10: columns 0 (left), 1

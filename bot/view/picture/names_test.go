@@ -114,8 +114,8 @@ func TestAnyTable(t *testing.T) {
 			}
 			tb.Seats = append(tb.Seats, st)
 		}
-		// The drawing and the alt text; Render's encoding of the result is
-		// the standard library's and is exercised by the other tests.
+		// The drawing and the alt text; the encoder has its own tests
+		// (encode_test.go).
 		img := renderImage(tb)
 		require.Equal(rt, image.Rect(0, 0, canvasW, canvasH), img.Bounds())
 		require.LessOrEqual(rt, utf8.RuneCountInString(altText(tb)), MaxAltText)

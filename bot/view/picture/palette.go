@@ -1,9 +1,9 @@
 package picture
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
-	"image/png"
 	"sync"
 )
 
@@ -115,31 +115,27 @@ func mix(a, b color.RGBA, t int) color.RGBA {
 }
 
 // quantizeRect maps the opaque RGBA pixels of r onto the fixed palette,
-// writing them into dst (same bounds as src).
+// writing them into dst (same bounds as src). Neighbouring pixels are
+// mostly the same colour, so the last lookup is reused.
 func quantizeRect(dst *image.Paletted, src *image.RGBA, r image.Rectangle) {
 	paletteOnce.Do(buildPalette)
 	r = r.Intersect(src.Bounds())
 	w := r.Dx()
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		s := src.Pix[src.PixOffset(r.Min.X, y):][:4*w]
-		d := dst.Pix[dst.PixOffset(r.Min.X, y):][:w]
-		for x := range d {
-			p := s[4*x : 4*x+3 : 4*x+3]
-			d[x] = lut[uint(p[0]>>3)<<10|uint(p[1]>>3)<<5|uint(p[2]>>3)]
+		quantizeRow(dst.Pix[dst.PixOffset(r.Min.X, y):][:w], src.Pix[src.PixOffset(r.Min.X, y):][:4*w])
+	}
+}
+
+// quantizeRow maps the opaque RGBA pixels s onto the palette in d.
+func quantizeRow(d, s []byte) {
+	last, idx := uint32(0), uint8(0) // an opaque pixel is never 0
+	for x := range d {
+		if 4*x+3 >= len(s) {
+			return
 		}
+		if v := binary.LittleEndian.Uint32(s[4*x:]); v != last {
+			last, idx = v, lut[(v>>3&31)<<10|(v>>11&31)<<5|(v>>19&31)]
+		}
+		d[x] = idx
 	}
 }
-
-// encoderPool lets successive encodes reuse the PNG encoder's buffers.
-var encoderPool = &pool{}
-
-type pool struct{ p sync.Pool }
-
-func (p *pool) Get() *png.EncoderBuffer {
-	if b, ok := p.p.Get().(*png.EncoderBuffer); ok {
-		return b
-	}
-	return nil
-}
-
-func (p *pool) Put(b *png.EncoderBuffer) { p.p.Put(b) }

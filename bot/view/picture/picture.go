@@ -1,10 +1,7 @@
 package picture
 
 import (
-	"bytes"
-	"fmt"
 	"image"
-	"image/png"
 	"strconv"
 
 	"github.com/pontoon-bot/pontoon/game"
@@ -112,25 +109,30 @@ type Picture struct {
 	Height int
 }
 
-// Render draws the table. It is safe for concurrent use; it fails only when
-// the PNG cannot be encoded.
+// Render draws the table. It is safe for concurrent use. The error is
+// kept for callers; the hand-written encoder cannot fail.
 func Render(t Table) (Picture, error) {
-	img := renderImage(t)
-	var buf bytes.Buffer
-	buf.Grow(64 << 10)
-	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderPool}
-	err := enc.Encode(&buf, img)
-	b := img.Bounds()
-	palettedPool.Put(img)
-	if err != nil {
-		return Picture{}, fmt.Errorf("picture: encode png: %w", err)
-	}
-	return Picture{PNG: buf.Bytes(), Alt: altText(t), Width: b.Dx(), Height: b.Dy()}, nil
+	c := render(t)
+	data := encodeFramed(c.out, c.raw)
+	c.release()
+	return Picture{PNG: data, Alt: altText(t), Width: canvasW, Height: canvasH}, nil
 }
 
-// renderImage renders the table into a paletted image.
-func renderImage(t Table) *image.Paletted {
+// render draws the table on a canvas, which the caller releases.
+func render(t Table) *canvas {
 	c := newCanvas()
 	c.paint(t)
-	return c.quantize()
+	return c
+}
+
+// renderImage renders the table into a paletted image of its own (for
+// tests).
+func renderImage(t Table) *image.Paletted {
+	c := render(t)
+	img := image.NewPaletted(c.out.Rect, c.out.Palette)
+	for y := 0; y < canvasH; y++ {
+		copy(img.Pix[img.PixOffset(0, y):][:canvasW], c.out.Pix[c.out.PixOffset(0, y):])
+	}
+	c.release()
+	return img
 }

@@ -13,10 +13,12 @@ import (
 // rasterized in a mask the size of its bounding box only, so a small shape
 // costs little on a large picture. A painter is not safe for concurrent use.
 type painter struct {
-	dst *image.RGBA
-	z   vector.Rasterizer
-	ox  float32 // the mask's origin on dst
-	oy  float32
+	dst     *image.RGBA
+	q       *image.Paletted // if set, what the painter draws is mapped onto it
+	touched *tiles          // and marked here (see canvas)
+	z       vector.Rasterizer
+	ox      float32 // the mask's origin on dst
+	oy      float32
 }
 
 // begin starts a shape whose points lie inside the box (x0, y0)-(x1, y1).
@@ -36,6 +38,15 @@ func (p *painter) end(r image.Rectangle, col color.Color) {
 		return
 	}
 	p.z.Draw(p.dst, r, image.NewUniform(col), image.Point{})
+	p.drawn(r)
+}
+
+// drawn maps r onto the canvas's palette, if the painter draws on a canvas.
+func (p *painter) drawn(r image.Rectangle) {
+	if p.q != nil {
+		quantizeRect(p.q, p.dst, r)
+		p.touched.mark(r)
+	}
 }
 
 func (p *painter) moveTo(x, y float32) { p.z.MoveTo(x-p.ox, y-p.oy) }
@@ -115,6 +126,7 @@ func (p *painter) circle(cx, cy, r float32, col color.Color) {
 // rect fills an axis-aligned rectangle without anti-aliasing.
 func (p *painter) rect(r image.Rectangle, col color.Color) {
 	draw.Draw(p.dst, r, image.NewUniform(col), image.Point{}, draw.Over)
+	p.drawn(r.Intersect(p.dst.Bounds()))
 }
 
 // frame strokes a rounded rectangle's outline t pixels wide, like ring, but
@@ -154,36 +166,6 @@ func (p *painter) frame(x, y, w, h, r, t float32, col color.Color) {
 }
 
 func round(v float32) float32 { return float32(math.Round(float64(v))) }
-
-// over composites src (premultiplied, as image.RGBA is) onto dst with its
-// top-left corner at at. It is draw.Draw's Over for RGBA onto RGBA, made
-// quicker for pictures that are mostly opaque or empty, as cards and chips
-// are: those pixels are copied or skipped without arithmetic.
-func over(dst, src *image.RGBA, at image.Point) {
-	r := src.Bounds().Add(at).Intersect(dst.Bounds())
-	if r.Empty() {
-		return
-	}
-	sp := r.Min.Sub(at)
-	w := r.Dx()
-	for y := 0; y < r.Dy(); y++ {
-		d := dst.Pix[dst.PixOffset(r.Min.X, r.Min.Y+y):][:4*w]
-		s := src.Pix[src.PixOffset(sp.X, sp.Y+y):][:4*w]
-		for i := 0; i+3 < len(s) && i+3 < len(d); i += 4 {
-			switch a := uint32(s[i+3]); a {
-			case 0:
-			case 0xff:
-				copy(d[i:i+4], s[i:i+4])
-			default:
-				k := 0xff - a
-				d[i] = uint8(uint32(s[i]) + (uint32(d[i])*k+0x7f)/0xff)
-				d[i+1] = uint8(uint32(s[i+1]) + (uint32(d[i+1])*k+0x7f)/0xff)
-				d[i+2] = uint8(uint32(s[i+2]) + (uint32(d[i+2])*k+0x7f)/0xff)
-				d[i+3] = uint8(a + (uint32(d[i+3])*k+0x7f)/0xff)
-			}
-		}
-	}
-}
 
 // pill fills a rectangle with round ends (its corner radius half its
 // height): a flat middle and two discs, so that only the ends are

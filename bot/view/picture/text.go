@@ -3,6 +3,7 @@ package picture
 import (
 	"image"
 	"image/color"
+	"image/draw"
 	"strings"
 	"sync"
 	"unicode"
@@ -38,7 +39,7 @@ func loadFonts() {
 // typeset holds the font faces of one drawing. Faces keep scratch buffers,
 // so each drawing has its own set and Render stays safe for concurrent use.
 type typeset struct {
-	faces map[faceKey]font.Face
+	faces map[faceKey]*face
 	buf   sfnt.Buffer
 }
 
@@ -49,10 +50,18 @@ type faceKey struct {
 
 func newTypeset() *typeset {
 	fontOnce.Do(loadFonts)
-	return &typeset{faces: map[faceKey]font.Face{}}
+	return &typeset{faces: map[faceKey]*face{}}
 }
 
-func (ts *typeset) face(bold bool, size float64) font.Face {
+// face is a font face of one drawing, with the key its glyphs are cached
+// under.
+type face struct {
+	font.Face
+	key       faceKey
+	capHeight int
+}
+
+func (ts *typeset) face(bold bool, size float64) *face {
 	k := faceKey{bold, size}
 	if f, ok := ts.faces[k]; ok {
 		return f
@@ -61,12 +70,134 @@ func (ts *typeset) face(bold bool, size float64) font.Face {
 	if bold {
 		f = fontBold
 	}
-	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
+	of, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
 		panic("picture: font face: " + err.Error()) // only for a size <= 0, which the layout never asks for
 	}
+	face := &face{Face: of, key: k, capHeight: of.Metrics().CapHeight.Ceil()}
 	ts.faces[k] = face
 	return face
+}
+
+// The letters are rasterized once per face, letter and sub-pixel position
+// (with full hinting the position is almost always a whole pixel) and
+// kept; advances and kerning are kept too. Each is what the face itself
+// returns, so the text is drawn exactly as font.Drawer draws it.
+
+type glyphKey struct {
+	face   faceKey
+	r      rune
+	fx, fy int8 // the dot's sub-pixel offset, in 1/64 px
+}
+
+type glyph struct {
+	dr      image.Rectangle // where the mask goes, from the dot's whole pixel
+	mask    *image.Alpha    // nil for an empty glyph
+	advance fixed.Int26_6
+}
+
+type advanceKey struct {
+	face faceKey
+	r    rune
+}
+
+type kernKey struct {
+	face faceKey
+	a, b rune
+}
+
+var (
+	glyphCache   = &bounded[glyphKey, *glyph]{limit: 8192}
+	advanceCache = &bounded[advanceKey, fixed.Int26_6]{limit: 8192}
+	kernCache    = &bounded[kernKey, fixed.Int26_6]{limit: 32768}
+)
+
+func (f *face) glyph(dot fixed.Point26_6, r rune) *glyph {
+	k := glyphKey{f.key, r, int8(dot.X & 63), int8(dot.Y & 63)}
+	if g, ok := glyphCache.get(k); ok {
+		return g
+	}
+	dr, mask, mp, adv, _ := f.Glyph(fixed.Point26_6{X: dot.X & 63, Y: dot.Y & 63}, r)
+	g := &glyph{dr: dr, advance: adv}
+	if !dr.Empty() {
+		a := image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
+		for y := 0; y < dr.Dy(); y++ {
+			for x := 0; x < dr.Dx(); x++ {
+				a.Pix[a.PixOffset(x, y)] = color.AlphaModel.Convert(mask.At(mp.X+x, mp.Y+y)).(color.Alpha).A
+			}
+		}
+		g.mask = a
+	}
+	return glyphCache.put(k, g)
+}
+
+func (f *face) advance(r rune) fixed.Int26_6 {
+	k := advanceKey{f.key, r}
+	if a, ok := advanceCache.get(k); ok {
+		return a
+	}
+	a, _ := f.GlyphAdvance(r)
+	return advanceCache.put(k, a)
+}
+
+func (f *face) kern(a, b rune) fixed.Int26_6 {
+	k := kernKey{f.key, a, b}
+	if v, ok := kernCache.get(k); ok {
+		return v
+	}
+	return kernCache.put(k, f.Kern(a, b))
+}
+
+// measure is s's advance, as font.MeasureString gives it.
+func (f *face) measure(s string) fixed.Int26_6 { return f.run(s).adv }
+
+// A textRun is a text laid out in one face: its letters' masks, each at its
+// whole-pixel offset from the start, and its advance. Texts come back at
+// every picture of a table (names, stakes, the labels), and a run is one
+// lookup where its letters were two or three each.
+type textRun struct {
+	glyphs []placedGlyph
+	adv    fixed.Int26_6
+}
+
+type placedGlyph struct {
+	g *glyph
+	x int
+}
+
+type runKey struct {
+	face faceKey
+	s    string
+}
+
+var runCache = &bounded[runKey, *textRun]{limit: 16384}
+
+// run lays s out as font.Drawer does (kerning, then each glyph at the dot)
+// from a dot at a whole pixel, where every text starts, and measures it as
+// font.MeasureString does.
+func (f *face) run(s string) *textRun {
+	k := runKey{f.key, s}
+	if r, ok := runCache.get(k); ok {
+		return r
+	}
+	r := &textRun{}
+	var dot fixed.Point26_6
+	prev := rune(-1)
+	for _, c := range s {
+		if prev >= 0 {
+			kern := f.kern(prev, c)
+			dot.X += kern
+			r.adv += kern
+		}
+		g := f.glyph(dot, c)
+		if g.mask != nil {
+			r.glyphs = append(r.glyphs, placedGlyph{g, dot.X.Floor()})
+		}
+		dot.X += g.advance
+		r.adv += f.advance(c)
+		prev = c
+	}
+	return runCache.put(k, r)
 }
 
 // has reports whether the Go fonts draw r (Regular and Bold cover the same
@@ -141,9 +272,9 @@ func (ts *typeset) replaceMissing(s string) string {
 const ellipsis = "…"
 
 // fit shortens s with an ellipsis until it is at most max pixels wide.
-func fit(f font.Face, s string, max int) string {
+func fit(f *face, s string, max int) string {
 	limit := fixed.I(max)
-	if font.MeasureString(f, s) <= limit {
+	if f.measure(s) <= limit {
 		return s
 	}
 	rs := []rune(s)
@@ -152,11 +283,11 @@ func fit(f font.Face, s string, max int) string {
 		if t == "" {
 			break
 		}
-		if font.MeasureString(f, t+ellipsis) <= limit {
+		if f.measure(t+ellipsis) <= limit {
 			return t + ellipsis
 		}
 	}
-	if font.MeasureString(f, ellipsis) <= limit {
+	if f.measure(ellipsis) <= limit {
 		return ellipsis
 	}
 	return ""
@@ -165,7 +296,7 @@ func fit(f font.Face, s string, max int) string {
 // shrink finds the largest size from size down to least (in 1 px steps) at
 // which s fits in max pixels, and cuts s with an ellipsis only when even the
 // least does not fit. Amounts use it: a number cut short would misinform.
-func (ts *typeset) shrink(bold bool, s string, max int, size, least float64) (font.Face, string) {
+func (ts *typeset) shrink(bold bool, s string, max int, size, least float64) (*face, string) {
 	f := ts.face(bold, size)
 	for size > least && width(f, s) > max {
 		size--
@@ -175,18 +306,24 @@ func (ts *typeset) shrink(bold bool, s string, max int, size, least float64) (fo
 }
 
 // width is s's advance in whole pixels.
-func width(f font.Face, s string) int { return font.MeasureString(f, s).Ceil() }
+func width(f *face, s string) int { return f.measure(s).Ceil() }
 
 // text draws s with its left end at x and its middle at y (the x-height's
-// middle, so texts of one size line up whatever their letters).
-func text(dst *image.RGBA, f font.Face, s string, x, y int, col color.Color) {
-	m := f.Metrics()
-	base := y + (m.CapHeight.Ceil())/2
-	d := font.Drawer{Dst: dst, Src: image.NewUniform(col), Face: f, Dot: fixed.P(x, base)}
-	d.DrawString(s)
+// middle, so texts of one size line up whatever their letters), as
+// font.Drawer would, and returns the rectangle it drew in.
+func text(dst *image.RGBA, f *face, s string, x, y int, col color.Color) image.Rectangle {
+	base := y + f.capHeight/2
+	src := image.NewUniform(col)
+	var drawn image.Rectangle
+	for _, pg := range f.run(s).glyphs {
+		dr := pg.g.dr.Add(image.Pt(x+pg.x, base))
+		draw.DrawMask(dst, dr, src, image.Point{}, pg.g.mask, image.Point{}, draw.Over)
+		drawn = drawn.Union(dr)
+	}
+	return drawn
 }
 
 // textCentered draws s centred on (cx, y).
-func textCentered(dst *image.RGBA, f font.Face, s string, cx, y int, col color.Color) {
-	text(dst, f, s, cx-width(f, s)/2, y, col)
+func textCentered(dst *image.RGBA, f *face, s string, cx, y int, col color.Color) image.Rectangle {
+	return text(dst, f, s, cx-width(f, s)/2, y, col)
 }
