@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -63,6 +65,51 @@ func (l *latencies) report(b *testing.B) {
 	b.ReportMetric(at(0.99), "p99-µs")
 }
 
+// framesPerOp reports, on SQLite, how many pages (write-ahead log frames)
+// one committed op writes, over framesSample more ops run after the timed
+// loop: a figure that, unlike the time, the machine's load does not move.
+// The commit's cost grows with it: each frame is a checksum and two writes,
+// and with synchronous=full more bytes to sync. op(i) runs the i-th op.
+func framesPerOp(b *testing.B, s *Store, op func(i int) error) {
+	b.Helper()
+	if s.postgres {
+		return
+	}
+	b.StopTimer()
+	// The WAL index's header (sqlite.org/walformat.html) holds mxFrame, the
+	// frames in the log, at byte 16, in the machine's byte order (little
+	// endian on every platform the store runs on). A checkpoint's restart
+	// puts it back to 0, so a commit's frames are the rise or the new count.
+	shm, err := os.Open(s.path + "-shm")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer shm.Close()
+	mxFrame := func() uint32 {
+		var buf [4]byte
+		if _, err := shm.ReadAt(buf[:], 16); err != nil {
+			b.Fatal(err)
+		}
+		return binary.LittleEndian.Uint32(buf[:])
+	}
+	var frames uint32
+	for i := range framesSample {
+		before := mxFrame()
+		if err := op(b.N + i); err != nil {
+			b.Fatal(err)
+		}
+		if after := mxFrame(); after >= before {
+			frames += after - before
+		} else {
+			frames += after
+		}
+	}
+	b.ReportMetric(float64(frames)/framesSample, "frames/op")
+}
+
+// framesSample is how many ops framesPerOp counts the frames of.
+const framesSample = 200
+
 // BenchmarkApplyAction: one table, actions applied one after another, each
 // with 2-4 transfers, as one table's goroutine would.
 func BenchmarkApplyAction(b *testing.B) {
@@ -70,19 +117,23 @@ func BenchmarkApplyAction(b *testing.B) {
 		ctx := context.Background()
 		wallets(b, s, "g", 1000, "alice", "bob")
 		tb, r := openTableWithRound(b, s, "g", "c", "alice", "bob")
+		apply := func(i int) error {
+			return s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: i + 1, Member: "bob", Verb: "twist",
+				InteractionID: fmt.Sprint("i", i), Now: t0, Transfers: benchTransfers(tb.ID, "bob", i)})
+		}
 		var lat latencies
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; b.Loop(); i++ {
 			start := time.Now()
-			err := s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: i + 1, Member: "bob", Verb: "twist",
-				InteractionID: fmt.Sprint("i", i), Now: t0, Transfers: benchTransfers(tb.ID, "bob", i)})
+			err := apply(i)
 			lat.add(time.Since(start))
 			if err != nil {
 				b.Fatal(err)
 			}
 		}
 		lat.report(b)
+		framesPerOp(b, s, apply)
 	})
 }
 
@@ -177,6 +228,7 @@ func BenchmarkBareInsert(b *testing.B) {
 			}
 		}
 		lat.report(b)
+		framesPerOp(b, s, func(int) error { return bareInsert(ctx, s) })
 	})
 }
 

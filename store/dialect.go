@@ -34,7 +34,8 @@ type dialect struct {
 	forUpdate string
 	dollar    bool // placeholders are $1, $2, ...
 
-	rebound sync.Map // query -> rebound query
+	rebound  sync.Map // query -> rebound query
+	accounts sync.Map // n -> accountsQuery(n)
 }
 
 var (
@@ -179,6 +180,9 @@ func retryable(err error) bool {
 // no sort). PostgreSQL allows no FOR UPDATE with UNION, and needs the rows
 // locked in one order, so it gets the IN list, sorted, locked.
 func (d *dialect) accountsQuery(n int) string {
+	if q, ok := d.accounts.Load(n); ok {
+		return q.(string)
+	}
 	var b strings.Builder
 	if d.dollar {
 		b.WriteString(`SELECT account, balance FROM accounts WHERE guild_id = ?1 AND account IN (`)
@@ -189,15 +193,16 @@ func (d *dialect) accountsQuery(n int) string {
 			b.WriteString("?" + strconv.Itoa(i+2))
 		}
 		b.WriteString(`) ORDER BY account` + d.forUpdate)
-		return b.String()
-	}
-	for i := range n {
-		if i > 0 {
-			b.WriteString(" UNION ALL ")
+	} else {
+		for i := range n {
+			if i > 0 {
+				b.WriteString(" UNION ALL ")
+			}
+			b.WriteString(`SELECT account, balance FROM accounts WHERE guild_id = ?1 AND account = ?` + strconv.Itoa(i+2))
 		}
-		b.WriteString(`SELECT account, balance FROM accounts WHERE guild_id = ?1 AND account = ?` + strconv.Itoa(i+2))
 	}
-	return b.String()
+	q, _ := d.accounts.LoadOrStore(n, b.String())
+	return q.(string)
 }
 
 // placeholders returns "(?, ?, ...)" with n marks, for IN lists.

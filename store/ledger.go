@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -192,37 +193,57 @@ func move(ctx context.Context, tx *txn, guild string, t Transfer, ref ledgerRef)
 }
 
 // books is the state of the accounts a list of transfers touches, read once
-// and changed in memory leg by leg until flush writes it.
+// and changed in memory leg by leg until flush writes it. The accounts are a
+// slice sorted by name rather than maps: a list of transfers names a handful,
+// and an action should not pay for building maps of them.
 type books struct {
 	guild   string
-	bal     map[string]int64 // balances now, of accounts that exist (or will)
-	old     map[string]int64 // balances as read, of accounts that existed
-	order   []string         // accounts in the order first touched, for flush
-	legs    []Transfer       // applied so far
-	wallets map[string]bool  // members known to have a wallet row
+	accts   []bookAccount   // every well-formed account named, by name
+	order   []string        // accounts in the order first changed, for flush
+	legs    []Transfer      // applied so far
+	wallets map[string]bool // members known to have a wallet row
+}
+
+// bookAccount is one account of the books.
+type bookAccount struct {
+	name    string
+	bal     int64 // the balance now, if exists
+	old     int64 // the balance as read, if existed
+	exists  bool  // the account exists, or will once flushed
+	existed bool  // the account was read from the database
+}
+
+// account returns the account name in the books, adding it (as not
+// existing) if the transfers did not name it.
+func (b *books) account(name string) *bookAccount {
+	i, found := slices.BinarySearchFunc(b.accts, name, func(a bookAccount, n string) int { return strings.Compare(a.name, n) })
+	if !found {
+		b.accts = slices.Insert(b.accts, i, bookAccount{name: name})
+	}
+	return &b.accts[i]
 }
 
 // readBooks reads the balances of every well-formed account named in ts.
 func readBooks(ctx context.Context, tx *txn, guild string, ts []Transfer) (*books, error) {
-	b := &books{guild: guild, bal: map[string]int64{}, old: map[string]int64{}}
-	names := make([]string, 0, 2*len(ts))
+	b := &books{guild: guild, accts: make([]bookAccount, 0, 2*len(ts))}
 	for _, t := range ts {
-		for _, n := range []string{t.From, t.To} {
-			if _, err := parseAccount(n); err == nil && !slices.Contains(names, n) {
-				names = append(names, n)
+		for _, n := range [2]string{t.From, t.To} {
+			if _, err := parseAccount(n); err == nil &&
+				!slices.ContainsFunc(b.accts, func(a bookAccount) bool { return a.name == n }) {
+				b.accts = append(b.accts, bookAccount{name: n})
 			}
 		}
 	}
-	if len(names) == 0 {
+	if len(b.accts) == 0 {
 		return b, nil
 	}
-	slices.Sort(names)
-	args := make([]any, 0, 1+len(names))
+	slices.SortFunc(b.accts, func(x, y bookAccount) int { return strings.Compare(x.name, y.name) })
+	args := make([]any, 0, 1+len(b.accts))
 	args = append(args, guild)
-	for _, n := range names {
-		args = append(args, n)
+	for _, a := range b.accts {
+		args = append(args, a.name)
 	}
-	rows, err := tx.QueryContext(ctx, tx.d.accountsQuery(len(names)), args...)
+	rows, err := tx.QueryContext(ctx, tx.d.accountsQuery(len(b.accts)), args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: read balances: %w", err)
 	}
@@ -233,7 +254,8 @@ func readBooks(ctx context.Context, tx *txn, guild string, ts []Transfer) (*book
 		if err := rows.Scan(&n, &v); err != nil {
 			return nil, fmt.Errorf("store: read balances: %w", err)
 		}
-		b.bal[n], b.old[n] = v, v
+		a := b.account(n)
+		a.bal, a.old, a.exists, a.existed = v, v, true, true
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: read balances: %w", err)
@@ -272,13 +294,20 @@ func (b *books) set(name string, v int64) {
 	if !slices.Contains(b.order, name) {
 		b.order = append(b.order, name)
 	}
-	b.bal[name] = v
+	a := b.account(name)
+	a.bal, a.exists = v, true
+}
+
+// balance returns an account's balance in the books and whether it exists.
+func (b *books) balance(name string) (int64, bool) {
+	a := b.account(name)
+	return a.bal, a.exists
 }
 
 // debit takes amount from an account: down to 0, or for the mint down to the
 // smallest int64.
 func (b *books) debit(name string, a account, amount int64) error {
-	have, exists := b.bal[name]
+	have, exists := b.balance(name)
 	floor := amount // balance - amount >= 0
 	if a.kind == kindMint {
 		floor = math.MinInt64 + amount // balance - amount >= MinInt64
@@ -303,7 +332,7 @@ func (b *books) credit(ctx context.Context, tx *txn, name string, a account, amo
 	if a.kind == kindMint {
 		limit = math.MaxInt64
 	}
-	have, exists := b.bal[name]
+	have, exists := b.balance(name)
 	if exists {
 		if have > limit-amount {
 			return &OverflowError{Account: name, Balance: have, Amount: amount, Max: limit}
@@ -339,24 +368,77 @@ func (b *books) credit(ctx context.Context, tx *txn, name string, a account, amo
 	return nil
 }
 
-// ledgerChunk is how many ledger rows one INSERT carries (10 parameters
-// each, far below either engine's limit).
+// ledgerChunk is how many ledger rows one INSERT carries (17 + 4 parameters
+// a row at most, far below either engine's limit).
 const ledgerChunk = 64
+
+// flushSQL caches the texts of flush's statements by row count: a text is
+// built once, not on every action, and the same text finds the same
+// prepared statement in the driver's cache.
+var flushSQL sync.Map // flushKey -> string
+
+type flushKey struct {
+	ledger bool // the ledger INSERT; false: the accounts upsert
+	start  int  // ledger: the first row's leg
+	n      int  // rows
+}
+
+// accountsUpsert is the upsert of n accounts' balances: the guild is ?1, and
+// row i is (?1, ?(2+2i), ?(3+2i)), so the guild is bound once.
+func accountsUpsert(n int) string {
+	k := flushKey{n: n}
+	if q, ok := flushSQL.Load(k); ok {
+		return q.(string)
+	}
+	var b strings.Builder
+	b.WriteString(`INSERT INTO accounts (guild_id, account, balance) VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(?1, ?%d, ?%d)", 2+2*i, 3+2*i)
+	}
+	b.WriteString(` ON CONFLICT (guild_id, account) DO UPDATE SET balance = excluded.balance`)
+	q, _ := flushSQL.LoadOrStore(k, b.String())
+	return q.(string)
+}
+
+// ledgerInsert is the INSERT of n ledger rows whose legs are start, start+1,
+// ...: what the rows share (guild ?1, table ?2, round ?3, action ?4, time
+// ?5) is bound once, and each row binds only its from, to, amount and
+// reason. Legs are literals: a row's leg is its place in the statement.
+func ledgerInsert(start, n int) string {
+	k := flushKey{ledger: true, start: start, n: n}
+	if q, ok := flushSQL.Load(k); ok {
+		return q.(string)
+	}
+	var b strings.Builder
+	b.WriteString(`INSERT INTO ledger
+		(guild_id, from_account, to_account, amount, reason, table_id, round_id, action_seq, leg, created_at) VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		p := 6 + 4*i
+		fmt.Fprintf(&b, "(?1, ?%d, ?%d, ?%d, ?%d, ?2, ?3, ?4, %d, ?5)", p, p+1, p+2, p+3, start+i)
+	}
+	q, _ := flushSQL.LoadOrStore(k, b.String())
+	return q.(string)
+}
 
 // flush writes the books: each account whose balance changed, with its
 // final balance, then the ledger rows.
 func (b *books) flush(ctx context.Context, tx *txn, ref ledgerRef) error {
 	// Every account that changed or is new, in one upsert.
-	args := make([]any, 0, 3*len(b.order))
+	args := make([]any, 1, 1+2*len(b.order))
+	args[0] = b.guild
 	for _, name := range b.order {
-		if old, existed := b.old[name]; !existed || b.bal[name] != old {
-			args = append(args, b.guild, name, b.bal[name])
+		if a := b.account(name); !a.existed || a.bal != a.old {
+			args = append(args, name, a.bal)
 		}
 	}
-	if len(args) > 0 {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO accounts (guild_id, account, balance) VALUES `+
-			strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(args)/3), ", ")+
-			` ON CONFLICT (guild_id, account) DO UPDATE SET balance = excluded.balance`, args...); err != nil {
+	if len(args) > 1 {
+		if _, err := tx.ExecContext(ctx, accountsUpsert(len(args)/2), args...); err != nil {
 			return fmt.Errorf("store: update balances: %w", err)
 		}
 	}
@@ -371,14 +453,12 @@ func (b *books) flush(ctx context.Context, tx *txn, ref ledgerRef) error {
 	now := formatTime(ref.now)
 	for start := 0; start < len(b.legs); start += ledgerChunk {
 		legs := b.legs[start:min(start+ledgerChunk, len(b.legs))]
-		args := make([]any, 0, 10*len(legs))
-		for i, t := range legs {
-			args = append(args, b.guild, t.From, t.To, t.Amount, t.Reason, table, round, seq, start+i, now)
+		args := make([]any, 0, 5+4*len(legs))
+		args = append(args, b.guild, table, round, seq, now)
+		for _, t := range legs {
+			args = append(args, t.From, t.To, t.Amount, t.Reason)
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO ledger
-			(guild_id, from_account, to_account, amount, reason, table_id, round_id, action_seq, leg, created_at)
-			VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?), ", len(legs)), ", "), args...)
-		if err != nil {
+		if _, err := tx.ExecContext(ctx, ledgerInsert(start, len(legs)), args...); err != nil {
 			if isUnique(err) {
 				return fmt.Errorf("%w: ledger of round %d action %d exists", ErrDuplicateAction, ref.round, ref.seq)
 			}

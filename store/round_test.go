@@ -177,6 +177,56 @@ func TestApplyAction(t *testing.T) {
 
 // TestApplyActionAtomic: a transfer list whose last element fails leaves
 // nothing changed: balances, ledger, action row, round end, bank.
+// TestApplyActionManyLegs: an action with more legs than one ledger INSERT
+// carries (ledgerChunk) records every leg, numbered on across the INSERTs,
+// each with its own accounts, amount and reason, and the balances they add up to.
+func TestApplyActionManyLegs(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		wallets(t, s, "g", 1000, "alice", "bob")
+		tb, r := openTableWithRound(t, s, "g", "c", "alice", "bob")
+		w, e := WalletAccount("bob"), EscrowAccount(tb.ID, "bob")
+		n := ledgerChunk + 6
+		var ts []Transfer
+		for i := range n {
+			if i%2 == 0 {
+				ts = append(ts, Transfer{From: w, To: e, Amount: int64(i%5 + 2), Reason: "in" + itoa(int64(i))})
+			} else {
+				ts = append(ts, Transfer{From: e, To: w, Amount: 1, Reason: "out" + itoa(int64(i))})
+			}
+		}
+		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "twist", Now: t0, Transfers: ts}))
+
+		rows, err := s.r.Query(`SELECT from_account, to_account, amount, reason, action_seq, leg FROM ledger
+			WHERE round_id = ? AND action_seq = 1 ORDER BY leg`, r.ID)
+		require.NoError(t, err)
+		defer rows.Close()
+		var got []Transfer
+		for rows.Next() {
+			var tr Transfer
+			var seq, leg int
+			require.NoError(t, rows.Scan(&tr.From, &tr.To, &tr.Amount, &tr.Reason, &seq, &leg))
+			assert.Equal(t, 1, seq)
+			assert.Equal(t, len(got), leg)
+			got = append(got, tr)
+		}
+		require.NoError(t, rows.Err())
+		assert.Equal(t, ts, got)
+		var in int64
+		for _, tr := range ts {
+			if tr.To == e {
+				in += tr.Amount
+			} else {
+				in -= tr.Amount
+			}
+		}
+		assert.Equal(t, in, balanceOf(t, s, "g", e))
+		assert.Equal(t, 1000-in, balanceOf(t, s, "g", w))
+		requireAudit(t, s)
+	})
+}
+
 func TestApplyActionAtomic(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bk backend) {
 		ctx := context.Background()
