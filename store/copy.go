@@ -36,6 +36,7 @@ var copyTables = []struct {
 	{"member_languages", []string{"guild_id", "member_id", "language", "updated_at"}, ""},
 	{"round_results", []string{"round_id", "guild_id", "member_id", "banker", "hands", "pontoons", "tricks", "busts", "net"}, ""},
 	{"table_leases", []string{"table_id", "holder", "until"}, ""},
+	{"deadlines", []string{"table_id", "kind", "ref", "due", "claimed_by", "claimed_until"}, ""},
 }
 
 // CopyReport is what Copy moved and how both ends audit.

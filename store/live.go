@@ -102,6 +102,9 @@ func (s *Store) ResolveBroken(ctx context.Context, tableID int64, now time.Time)
 	if _, err := tx.ExecContext(ctx, `UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?`, formatTime(now), tableID); err != nil {
 		return fmt.Errorf("store: resolve broken table: %w", err)
 	}
+	if err := clearDeadlines(ctx, tx, tableID); err != nil {
+		return err
+	}
 	return s.commit(tx, "ResolveBroken")
 }
 

@@ -194,7 +194,7 @@ func (s *Store) CloseTable(ctx context.Context, tableID int64, now time.Time) er
 			formatTime(now), tableID); err != nil {
 			return fmt.Errorf("store: close table: %w", err)
 		}
-		return nil
+		return clearDeadlines(ctx, tx, tableID)
 	})
 }
 
