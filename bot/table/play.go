@@ -61,6 +61,8 @@ func (t *Table) apply(ctx context.Context, a game.Action, interactionID string) 
 			fin.NextPack = game.CardStrings(g.NextPack())
 		}
 		p.Finish = fin
+	} else {
+		p.TurnDue = p.Now.Add(t.turn) // R7.4: the next decision's timer, kept in the store (deadlines.go)
 	}
 	if err := t.m.st.ApplyAction(ctx, p); err != nil {
 		return nil, err
@@ -307,7 +309,8 @@ func (t *Table) deal(ctx context.Context, interactionID string) error {
 			return store.StartRoundParams{}, err
 		}
 		g = ng
-		return store.StartRoundParams{TableID: t.id, Number: number, History: string(hj), Commitment: commitment, Salt: salt, Now: now}, nil
+		return store.StartRoundParams{TableID: t.id, Number: number, History: string(hj), Commitment: commitment, Salt: salt, Now: now,
+			TurnDue: now.Add(t.turn)}, nil
 	}
 	r, err := t.m.st.DealRound(ctx, store.DealParams{TableID: t.id, Number: number, Members: seats, Starting: t.m.opt.StartingChips,
 		BankOwner: bankOwner, BankTransfers: bankTs, BankReason: "cut (R1.4)", Start: start, Seed: seedUse, Now: now})
