@@ -76,7 +76,8 @@ func BenchmarkApplyAction(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			start := time.Now()
 			err := s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: i + 1, Member: "bob", Verb: "twist",
-				InteractionID: fmt.Sprint("i", i), Now: t0, Transfers: benchTransfers(tb.ID, "bob", i)})
+				InteractionID: fmt.Sprint("i", i), Now: t0, Transfers: benchTransfers(tb.ID, "bob", i),
+				TurnDue: t0.Add(time.Minute)}) // the next turn's deadline, as the bot writes it
 			lat.add(time.Since(start))
 			if err != nil {
 				b.Fatal(err)
