@@ -127,12 +127,6 @@ func (m *Manager) drop(id int64) {
 	m.forget(t)
 }
 
-// current reports whether t is still the copy in memory (not dropped as stale).
-func (m *Manager) current(t *Table) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.tables[t.id] == t
-}
 
 // rebuild replays a freshly loaded table's current or last round from the actions the
 // store holds, and sets its turn deadline as recovery does for a restart (R7.4: the
