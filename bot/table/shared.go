@@ -127,7 +127,6 @@ func (m *Manager) drop(id int64) {
 	m.forget(t)
 }
 
-
 // rebuild replays a freshly loaded table's current or last round from the actions the
 // store holds, and sets its turn deadline as recovery does for a restart (R7.4: the
 // deadline runs from the round's last action; the store's copy of it is what fires,
