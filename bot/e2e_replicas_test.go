@@ -136,7 +136,8 @@ func TestHTTPReplicaTimesOutATableOfAReplicaGone(t *testing.T) {
 		out := timeouts()
 		require.Len(t, out, 1, "replica B times out the one decision the round waits on, once: %v", out)
 	}
-	h.waitTable("Deal") // B's publisher shows the settled table, ready for the next deal
+	m := h.waitTable("The round is settled") // B's publisher draws the table B timed out
+	require.Contains(t, text(m), "<@"+bob+"> ran out of time.")
 	h.audit()
 	h.noFailures()
 	ds, err := obs.Deadlines(ctx, tb.ID)
