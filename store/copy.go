@@ -37,6 +37,7 @@ var copyTables = []struct {
 	{"round_results", []string{"round_id", "guild_id", "member_id", "banker", "hands", "pontoons", "tricks", "busts", "net"}, ""},
 	{"table_leases", []string{"table_id", "holder", "until"}, ""},
 	{"identify_slots", []string{"bucket", "next_at"}, ""},
+	{"deadlines", []string{"table_id", "kind", "ref", "due", "claimed_by", "claimed_until"}, ""},
 }
 
 // CopyReport is what Copy moved and how both ends audit.

@@ -19,6 +19,7 @@ import (
 //   - placeholders: "?" and "?N" become "$n" on PostgreSQL (rebind);
 //   - locking: forUpdate is " FOR UPDATE" on PostgreSQL, where writers run
 //     concurrently, and "" on SQLite, where one connection writes at a time;
+//     skipLocked likewise, " FOR UPDATE SKIP LOCKED" for a queue's claimants;
 //   - isolation: PostgreSQL writes are SERIALIZABLE, so a method sees the
 //     same single-writer world it sees on SQLite, and a transaction that
 //     loses a race is retried (retryable);
@@ -32,7 +33,10 @@ type dialect struct {
 	// forUpdate is appended to a SELECT that reads rows the transaction will
 	// change, to lock them in the order read.
 	forUpdate string
-	dollar    bool // placeholders are $1, $2, ...
+	// skipLocked is forUpdate for a queue: rows another transaction has locked are
+	// skipped, not waited for (ClaimDeadlines); "" on SQLite.
+	skipLocked string
+	dollar     bool // placeholders are $1, $2, ...
 
 	rebound  sync.Map // query -> rebound query
 	accounts sync.Map // n -> accountsQuery(n)
@@ -40,7 +44,7 @@ type dialect struct {
 
 var (
 	sqliteDialect   = &dialect{name: "sqlite"}
-	postgresDialect = &dialect{name: "postgres", forUpdate: " FOR UPDATE", dollar: true}
+	postgresDialect = &dialect{name: "postgres", forUpdate: " FOR UPDATE", skipLocked: " FOR UPDATE SKIP LOCKED", dollar: true}
 )
 
 // q returns query in the dialect's placeholders. Queries are constants or

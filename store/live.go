@@ -106,6 +106,9 @@ func (s *Store) ResolveBroken(ctx context.Context, tableID int64, now time.Time)
 	if err := revealSeeds(ctx, tx, tableID, now); err != nil {
 		return err
 	}
+	if err := clearDeadlines(ctx, tx, tableID); err != nil {
+		return err
+	}
 	return s.commit(tx, "ResolveBroken")
 }
 

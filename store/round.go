@@ -58,6 +58,9 @@ type StartRoundParams struct {
 	// Transfers made as the round starts, recorded as action 0 of the round
 	// (ledger reason "round start" unless given).
 	Transfers []Transfer
+	// TurnDue is when the round's first decisions time out (R7.4), kept as the table's
+	// turn deadline (deadline.go); zero keeps none.
+	TurnDue time.Time
 }
 
 // StartRound records a new round of an open table and applies its opening
@@ -128,6 +131,9 @@ func startRound(ctx context.Context, tx *txn, t Table, p StartRoundParams, histo
 	if err := moveAll(ctx, tx, t.Guild, p.Transfers, "round start", ref); err != nil {
 		return Round{}, err
 	}
+	if err := turnDeadline(ctx, tx, p.TableID, p.TurnDue); err != nil {
+		return Round{}, err
+	}
 	return roundWhere(ctx, tx, strconv.FormatInt(id, 10), `id = ?`, id)
 }
 
@@ -162,6 +168,10 @@ type ApplyParams struct {
 	// the action in the ledger is Transfers[i]. Reason defaults to Verb.
 	Transfers []Transfer
 	Finish    *RoundFinish // non-nil when this action ends the round
+	// TurnDue is when the round's next decisions time out (R7.4), kept as the table's
+	// turn deadline (deadline.go) in the action's transaction; zero (and always with
+	// Finish) deletes it.
+	TurnDue time.Time
 }
 
 // ApplyAction appends an action to a round's log and applies its chip
@@ -353,6 +363,13 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
 	if err := moveAll(ctx, tx, guild, p.Transfers, p.Verb, ref); err != nil {
 		return err
 	}
+	due := p.TurnDue
+	if p.Finish != nil {
+		due = time.Time{}
+	}
+	if err := turnDeadline(ctx, tx, tableID, due); err != nil {
+		return err
+	}
 	if p.Finish != nil {
 		if _, err := tx.ExecContext(ctx, `UPDATE rounds SET finished_at = ?, result = ? WHERE id = ?`,
 			formatTime(p.Now), result, p.RoundID); err != nil {
@@ -382,6 +399,14 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
 		}
 	}
 	return nil
+}
+
+// turnDeadline sets the table's turn deadline to due, or deletes it for a zero due.
+func turnDeadline(ctx context.Context, tx *txn, tableID int64, due time.Time) error {
+	if due.IsZero() {
+		return clearDeadline(ctx, tx, tableID, DeadlineTurn, "")
+	}
+	return setDeadline(ctx, tx, tableID, DeadlineTurn, "", due)
 }
 
 // unusedInteraction returns ErrDuplicateInteraction if an action carries id.

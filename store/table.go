@@ -200,6 +200,9 @@ func closeTable(ctx context.Context, tx *txn, tableID int64, now time.Time) erro
 		formatTime(now), tableID); err != nil {
 		return fmt.Errorf("store: close table: %w", err)
 	}
+	if err := clearDeadlines(ctx, tx, tableID); err != nil {
+		return err
+	}
 	return revealSeeds(ctx, tx, tableID, now)
 }
 

@@ -19,17 +19,22 @@ func (m *Manager) LiveTables() int {
 // turn timer while its round waits on someone (R7.4), each standing bank offer's expiry
 // (R6.3) and each running auction's close (R9.8). An offer answered before it expires
 // leaves the manager at once, so its timer, which will find nothing, is not counted.
+// Shared tables' turn timers are not this process's (they are the store's, fired by
+// whichever process claims them, deadlines.go) and a cached copy may be stale, so they
+// are not counted either.
 //
 // The table list is copied first and each table's lock taken on its own, with the
 // manager's lock not held (doc.go's lock order).
 func (m *Manager) TimersPending() int {
 	n := 0
-	for _, t := range m.Tables() {
-		t.mu.Lock()
-		if !t.closed && !t.deadline.IsZero() && t.inRound() && t.broken == "" {
-			n++
+	if m.opt.Shared == nil {
+		for _, t := range m.Tables() {
+			t.mu.Lock()
+			if !t.closed && !t.deadline.IsZero() && t.inRound() && t.broken == "" {
+				n++
+			}
+			t.mu.Unlock()
 		}
-		t.mu.Unlock()
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -85,6 +85,7 @@ type Manager struct {
 	closed   bool
 	inflight sync.WaitGroup
 	holds    holds // shared tables' leases, per table (shared.go)
+	poll     Timer // the next poll of the store's turn deadlines (deadlines.go), when shared
 }
 
 // NewManager builds a manager over a store. SetNotifier must be called before Start.
@@ -122,6 +123,11 @@ func (m *Manager) Close() {
 	m.closed = true
 	m.mu.Unlock()
 	m.inflight.Wait()
+	m.mu.Lock()
+	if m.poll != nil {
+		m.poll.Stop()
+	}
+	m.mu.Unlock()
 	for _, t := range m.Tables() {
 		t.mu.Lock()
 		t.stopTimer()
@@ -365,6 +371,12 @@ func (m *Manager) Recover(ctx context.Context) error {
 			}
 			t.recovered = true
 			t.deadline = last.Add(t.turn) // R7.4: a timer that ran out while the bot was down fires at start
+			if sh := m.opt.Shared; sh != nil {
+				// A round dealt before the store kept turn deadlines gets one now.
+				if err := sh.EnsureDeadline(ctx, t.id, store.DeadlineTurn, "", t.deadline); err != nil {
+					m.log.Error("turn deadline not kept", "table", t.id, "err", err)
+				}
+			}
 		}
 		t.restart = restartRound
 		loaded[t.id] = t
@@ -420,9 +432,11 @@ const (
 
 // Resume arms the timers of the recovered rounds and asks for their messages to be
 // redrawn, once the gateway is open; it returns the tables that have no message, for
-// the caller to post. It takes one table's lock at a time and never the manager's with
+// the caller to post. Shared tables' turn timers are the store's: Resume starts polling
+// them (deadlines.go). It takes one table's lock at a time and never the manager's with
 // it.
 func (m *Manager) Resume() (unposted []*Table) {
+	defer m.startPolling()
 	for _, t := range m.Tables() {
 		t.mu.Lock()
 		switch t.restart {

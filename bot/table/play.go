@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
@@ -95,6 +96,8 @@ func (t *Table) applyAll(ctx context.Context, as []game.Action, ids []string) ([
 			fin.Pending = pending
 		}
 		ps[len(ps)-1].Finish = fin
+	} else {
+		ps[len(ps)-1].TurnDue = t.turnDue(now) // R7.4: the next decision's timer
 	}
 	var err error
 	if len(ps) == 1 {
@@ -128,6 +131,17 @@ func (t *Table) applyAll(ctx context.Context, as []game.Action, ids []string) ([
 	t.armTimer()
 	t.m.n.Changed(t)
 	return outs, nil
+}
+
+// turnDue is when decisions made from now time out (R7.4), for the store to keep as the
+// table's turn deadline: only shared tables need it there, since every replica polls the
+// store for due turns (deadlines.go); one process keeps its timers in memory, and its
+// actions skip the write.
+func (t *Table) turnDue(now time.Time) time.Time {
+	if t.m.opt.Shared == nil {
+		return time.Time{}
+	}
+	return now.Add(t.turn)
 }
 
 // close marks the table closed and forgets it. t.mu must be held.
@@ -334,7 +348,8 @@ func (t *Table) deal(ctx context.Context, interactionID string) error {
 			return store.StartRoundParams{}, err
 		}
 		g = ng
-		return store.StartRoundParams{TableID: t.id, Number: number, History: string(hj), Commitment: commitment, Salt: salt, Now: now}, nil
+		return store.StartRoundParams{TableID: t.id, Number: number, History: string(hj), Commitment: commitment, Salt: salt, Now: now,
+			TurnDue: t.turnDue(now)}, nil
 	}
 	r, err := t.m.st.DealRound(ctx, store.DealParams{TableID: t.id, Number: number, Members: seats, Starting: t.m.opt.StartingChips,
 		BankOwner: bankOwner, BankTransfers: bankTs, BankReason: "cut (R1.4)", Start: start, Seed: seedUse, Now: now})

@@ -26,6 +26,12 @@ type Shared interface {
 	ClaimTable(ctx context.Context, tableID int64, holder string, now time.Time, ttl time.Duration) (claimed, current bool, err error)
 	ReleaseTable(ctx context.Context, tableID int64, holder string, now time.Time) error
 	Actions(ctx context.Context, roundID int64) ([]store.Action, error)
+	// The turn deadlines kept in the store (deadlines.go).
+	ClaimDeadlines(ctx context.Context, kind, holder string, now time.Time, ttl time.Duration, limit int) ([]store.Deadline, error)
+	Claimed(ctx context.Context, d store.Deadline, holder string) (bool, error)
+	FinishDeadline(ctx context.Context, d store.Deadline, holder string) error
+	ReleaseDeadline(ctx context.Context, d store.Deadline, holder string) error
+	EnsureDeadline(ctx context.Context, tableID int64, kind, ref string, due time.Time) error
 }
 
 const (
@@ -107,8 +113,7 @@ func (m *Manager) Hold(ctx context.Context, id int64) (release func(), err error
 	}, nil
 }
 
-// drop forgets the cached copy of a table another process has changed, and stops its
-// timer: the copy Get loads next arms its own.
+// drop forgets the cached copy of a table another process has changed.
 func (m *Manager) drop(id int64) {
 	m.mu.Lock()
 	t := m.tables[id]
@@ -122,16 +127,10 @@ func (m *Manager) drop(id int64) {
 	m.forget(t)
 }
 
-// current reports whether t is still the copy in memory (not dropped as stale).
-func (m *Manager) current(t *Table) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.tables[t.id] == t
-}
-
 // rebuild replays a freshly loaded table's current or last round from the actions the
-// store holds, and arms its turn timer, as recovery does for a restart (R7.4: the
-// deadline runs from the round's last action). Only shared tables need it: a process
+// store holds, and sets its turn deadline as recovery does for a restart (R7.4: the
+// deadline runs from the round's last action; the store's copy of it is what fires,
+// deadlines.go). Only shared tables need it: a process
 // that owns its tables keeps every round in play in memory from recovery on.
 func (m *Manager) rebuild(ctx context.Context, t *Table) error {
 	if t.round.ID == 0 {

@@ -16,7 +16,10 @@ func (t *Table) stopTimer() {
 
 // armTimer (re)starts the turn timer for whoever the round waits on (R7.4). Every
 // decision gets the table's full turn timer; a deadline already past (after a restart)
-// fires at once. t.mu must be held.
+// fires at once. A shared table (Options.Shared) arms no timer in memory: its deadline
+// is the store's, written with the action that started the turn, and the process that
+// claims it when due fires it (deadlines.go), whichever process that is. t.mu must be
+// held.
 func (t *Table) armTimer() {
 	t.stopTimer()
 	if !t.inRound() || t.broken != "" {
@@ -27,11 +30,15 @@ func (t *Table) armTimer() {
 	if !t.recovered || t.deadline.IsZero() {
 		t.deadline = now.Add(t.turn)
 	}
+	if t.m.opt.Shared != nil {
+		return
+	}
 	gen := t.timerGen
 	t.timer = t.m.opt.AfterFunc(max(0, t.deadline.Sub(now)), func() { t.onTimer(gen) })
 }
 
-// onTimer applies timeouts to everyone the round waits on (R7.4).
+// onTimer applies timeouts to everyone the round waits on (R7.4), for a table this
+// process owns alone.
 func (t *Table) onTimer(gen int) {
 	if !t.m.Enter() {
 		return
@@ -39,35 +46,24 @@ func (t *Table) onTimer(gen int) {
 	defer t.m.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if t.m.opt.Shared != nil {
-		// A shared table's timer fires in one process at a time, under its lease; a
-		// copy another process changed since is stale, and the copy loaded afresh arms
-		// a timer for the deadline the store's actions give (shared.go).
-		release, err := t.m.Hold(ctx, t.id)
-		if err != nil {
-			t.m.log.Warn("turn timer: table not claimed; trying again", "table", t.id, "err", err)
-			t.mu.Lock()
-			if gen == t.timerGen {
-				t.timer = t.m.opt.AfterFunc(time.Second, func() { t.onTimer(gen) })
-			}
-			t.mu.Unlock()
-			return
-		}
-		defer release()
-		if !t.m.current(t) {
-			if _, err := t.m.Get(ctx, t.id); err != nil {
-				t.m.log.Error("turn timer: table not reloaded", "table", t.id, "err", err)
-			}
-			return
-		}
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if gen != t.timerGen || !t.inRound() {
+	if gen != t.timerGen {
 		return
 	}
+	t.timeOut(ctx)
+}
+
+// timeOut applies a timeout to everyone the round waits on (R7.4), notes it on the
+// table and arms the next turn's timer. It reports how many timed out, and whether the
+// round waited on anyone at all (false: no round in play, or a broken one). t.mu must be
+// held.
+func (t *Table) timeOut(ctx context.Context) (waited bool, timedOut int) {
+	if !t.inRound() || t.broken != "" {
+		return false, 0
+	}
 	t.recovered = false
-	var timedOut []string
+	var members []string
 	for _, p := range t.g.ToAct() {
 		if !t.inRound() {
 			break
@@ -76,11 +72,12 @@ func (t *Table) onTimer(gen int) {
 			t.m.log.Error("timeout not applied", "table", t.id, "member", p, "err", err)
 			continue
 		}
-		timedOut = append(timedOut, p)
+		members = append(members, p)
 	}
-	if len(timedOut) > 0 {
-		t.notice = &Notice{Kind: NoticeTimedOut, Members: timedOut}
+	if len(members) > 0 {
+		t.notice = &Notice{Kind: NoticeTimedOut, Members: members}
 	}
 	t.armTimer()
 	t.m.n.Changed(t)
+	return true, len(members)
 }

@@ -1,0 +1,219 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Deadlines (issue 9): the rules' timers kept in the store, so that they outlive the
+// process that set them. Several processes may share one PostgreSQL (HTTP replicas), and
+// a table's turn timer (R7.4) must fire once even when the process that last touched the
+// table has died and no other has the table in memory. The turn deadline is written, not
+// derived: the deal and every action after which the round goes on write it in their own
+// transaction (StartRoundParams.TurnDue, ApplyParams.TurnDue), and the action that
+// settles the round, a voided round and a close delete it, so the store never says a
+// table is due that is not. Each process polls ClaimDeadlines; a due row is claimed by
+// exactly one of them (on PostgreSQL SELECT ... FOR UPDATE SKIP LOCKED, so concurrent
+// claimants skip each other's rows rather than wait; on SQLite the one writer does it),
+// and the claim lapses if its process dies before firing it.
+
+// DeadlineTurn is the kind of a table's turn deadline (R7.4): when whoever the round in
+// play waits on times out.
+const DeadlineTurn = "turn"
+
+// Deadline is one timer kept in the store.
+type Deadline struct {
+	TableID int64
+	Kind    string // DeadlineTurn
+	Ref     string // tells several timers of one kind at a table apart; "" for the turn
+	Due     time.Time
+	// ClaimedBy is the process that claimed the deadline to fire it, until ClaimedUntil;
+	// "" when unclaimed.
+	ClaimedBy    string
+	ClaimedUntil time.Time
+}
+
+// setDeadline writes a table's deadline of a kind, due at due, unclaimed: a timer
+// started again is a new one, whoever claimed the last.
+func setDeadline(ctx context.Context, tx *txn, tableID int64, kind, ref string, due time.Time) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO deadlines (table_id, kind, ref, due) VALUES (?, ?, ?, ?)
+		ON CONFLICT (table_id, kind, ref) DO UPDATE SET due = excluded.due, claimed_by = NULL, claimed_until = NULL`,
+		tableID, kind, ref, formatTime(due)); err != nil {
+		return fmt.Errorf("store: set deadline: %w", err)
+	}
+	return nil
+}
+
+// clearDeadline deletes a table's deadline of a kind, if any.
+func clearDeadline(ctx context.Context, tx *txn, tableID int64, kind, ref string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM deadlines WHERE table_id = ? AND kind = ? AND ref = ?`, tableID, kind, ref); err != nil {
+		return fmt.Errorf("store: clear deadline: %w", err)
+	}
+	return nil
+}
+
+// clearDeadlines deletes every deadline of a table that closes.
+func clearDeadlines(ctx context.Context, tx *txn, tableID int64) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM deadlines WHERE table_id = ?`, tableID); err != nil {
+		return fmt.Errorf("store: clear deadlines: %w", err)
+	}
+	return nil
+}
+
+// ClaimDeadlines claims for holder, until now+ttl, up to limit deadlines of kind that are
+// due at now and not claimed (or whose claim lapsed), earliest first, in one
+// transaction: a deadline is claimed by one holder at a time however many call at once.
+// The holder fires each and then calls FinishDeadline, or ReleaseDeadline to leave it to
+// another poll; what firing writes (an action's next TurnDue) unclaims it by itself.
+func (s *Store) ClaimDeadlines(ctx context.Context, kind, holder string, now time.Time, ttl time.Duration, limit int) ([]Deadline, error) {
+	if err := checkIDs("kind", kind, "holder", holder); err != nil {
+		return nil, err
+	}
+	if err := checkNow(now); err != nil {
+		return nil, err
+	}
+	if ttl <= 0 || limit <= 0 {
+		return nil, invalid("claim deadlines: ttl and limit must be positive")
+	}
+	at, until := formatTime(now), now.Add(ttl)
+	var out []Deadline
+	// Locked (READ COMMITTED on PostgreSQL): the SELECT locks the rows it returns and
+	// skips those another claimant has locked; a row another claimant claimed and
+	// committed meanwhile is read again as committed, its claim running, and left out.
+	err := s.writeLocked(ctx, "ClaimDeadlines", func(tx *txn) error {
+		out = out[:0]
+		rows, err := tx.QueryContext(ctx, `SELECT table_id, ref, due FROM deadlines
+			WHERE kind = ? AND due <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+			ORDER BY due LIMIT ?`+tx.d.skipLocked, kind, at, at, limit)
+		if err != nil {
+			return fmt.Errorf("store: claim deadlines: %w", err)
+		}
+		for rows.Next() {
+			d := Deadline{Kind: kind, ClaimedBy: holder, ClaimedUntil: until}
+			var due string
+			if err := rows.Scan(&d.TableID, &d.Ref, &due); err != nil {
+				rows.Close()
+				return fmt.Errorf("store: claim deadlines: %w", err)
+			}
+			if d.Due, err = parseTime(due); err != nil {
+				rows.Close()
+				return err
+			}
+			out = append(out, d)
+		}
+		if err := rows.Close(); err != nil {
+			return fmt.Errorf("store: claim deadlines: %w", err)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("store: claim deadlines: %w", err)
+		}
+		for _, d := range out {
+			if _, err := tx.ExecContext(ctx, `UPDATE deadlines SET claimed_by = ?, claimed_until = ?
+				WHERE table_id = ? AND kind = ? AND ref = ?`, holder, formatTime(until), d.TableID, kind, d.Ref); err != nil {
+				return fmt.Errorf("store: claim deadlines: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Claimed reports whether d, as ClaimDeadlines returned it, is still the table's deadline
+// and still holder's claim: nothing set the timer again since (an action, a deal) and the
+// claim did not lapse to another holder. A holder checks it under the table's lease
+// before firing, so that a deadline is fired once.
+func (s *Store) Claimed(ctx context.Context, d Deadline, holder string) (bool, error) {
+	tx, err := s.beginRead(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM deadlines
+		WHERE table_id = ? AND kind = ? AND ref = ? AND due = ? AND claimed_by = ?`,
+		d.TableID, d.Kind, d.Ref, formatTime(d.Due), holder).Scan(&n); err != nil {
+		return false, fmt.Errorf("store: claimed: %w", err)
+	}
+	return n > 0, nil
+}
+
+// FinishDeadline deletes d once holder has fired it and nothing set it again: a deadline
+// whose firing found nothing to do (its round gone) would otherwise be claimed forever.
+// A deadline set again since (the firing's own action writes the next turn's) stays.
+func (s *Store) FinishDeadline(ctx context.Context, d Deadline, holder string) error {
+	return s.write(ctx, "FinishDeadline", func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM deadlines WHERE table_id = ? AND kind = ? AND ref = ? AND due = ? AND claimed_by = ?`,
+			d.TableID, d.Kind, d.Ref, formatTime(d.Due), holder); err != nil {
+			return fmt.Errorf("store: finish deadline: %w", err)
+		}
+		return nil
+	})
+}
+
+// ReleaseDeadline gives up holder's claim on d, unfired (the table was busy), so that the
+// next poll of any holder claims it again at once rather than after the claim lapses.
+func (s *Store) ReleaseDeadline(ctx context.Context, d Deadline, holder string) error {
+	return s.write(ctx, "ReleaseDeadline", func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE deadlines SET claimed_by = NULL, claimed_until = NULL
+			WHERE table_id = ? AND kind = ? AND ref = ? AND due = ? AND claimed_by = ?`,
+			d.TableID, d.Kind, d.Ref, formatTime(d.Due), holder); err != nil {
+			return fmt.Errorf("store: release deadline: %w", err)
+		}
+		return nil
+	})
+}
+
+// EnsureDeadline writes a table's deadline of a kind, due at due, unless it has one: a
+// round started before the store kept turn deadlines gets one when a process recovers it.
+func (s *Store) EnsureDeadline(ctx context.Context, tableID int64, kind, ref string, due time.Time) error {
+	if err := checkIDs("kind", kind); err != nil {
+		return err
+	}
+	return s.write(ctx, "EnsureDeadline", func(tx *txn) error {
+		if _, err := openTable(ctx, tx, tableID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO deadlines (table_id, kind, ref, due) VALUES (?, ?, ?, ?)
+			ON CONFLICT (table_id, kind, ref) DO NOTHING`, tableID, kind, ref, formatTime(due)); err != nil {
+			return fmt.Errorf("store: ensure deadline: %w", err)
+		}
+		return nil
+	})
+}
+
+// Deadlines lists a table's deadlines.
+func (s *Store) Deadlines(ctx context.Context, tableID int64) ([]Deadline, error) {
+	tx, err := s.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT kind, ref, due, coalesce(claimed_by, ''), claimed_until FROM deadlines
+		WHERE table_id = ? ORDER BY kind, ref`, tableID)
+	if err != nil {
+		return nil, fmt.Errorf("store: deadlines: %w", err)
+	}
+	defer rows.Close()
+	var out []Deadline
+	for rows.Next() {
+		d := Deadline{TableID: tableID}
+		var due string
+		var until sql.NullString
+		if err := rows.Scan(&d.Kind, &d.Ref, &due, &d.ClaimedBy, &until); err != nil {
+			return nil, fmt.Errorf("store: deadlines: %w", err)
+		}
+		if d.Due, err = parseTime(due); err != nil {
+			return nil, err
+		}
+		if d.ClaimedUntil, err = parseNullTime(until); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
