@@ -177,15 +177,17 @@ type Bot struct {
 	log    *slog.Logger
 	s      *discordgo.Session // makes every REST call; a shard's session, or REST only
 	shards *discordapi.Shards // the gateway sessions; nil with HTTP interactions
-	appID  string
-	tables *table.Manager
-	pub    *publisher
-	lang   *languages
-	mlang  *memberLanguages
-	pics   pictures
-	names  sync.Map // guild + "/" + member -> [2]string{name, username}, for the picture
-	seen   seenIDs
-	hints  sync.Map // rule set and table size -> sim.Result: fair-price hints simulated (fair.go)
+	// sharing: HTTP replicas share the tables of one PostgreSQL (scale.go sharedStore)
+	sharing bool
+	appID   string
+	tables  *table.Manager
+	pub     *publisher
+	lang    *languages
+	mlang   *memberLanguages
+	pics    pictures
+	names   sync.Map // guild + "/" + member -> [2]string{name, username}, for the picture
+	seen    seenIDs
+	hints   sync.Map // rule set and table size -> sim.Result: fair-price hints simulated (fair.go)
 
 	stop chan struct{}
 }
@@ -200,11 +202,12 @@ func New(st Store, opt Options) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
+	sh := sharedStore(st, opt.Scale)
 	b := &Bot{opt: opt, st: st, cat: cat, view: view.New(cat), log: opt.Logger, appID: opt.AppID,
-		stop: make(chan struct{})}
+		stop: make(chan struct{}), sharing: sh != nil}
 	b.tables = table.NewManager(st, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
 		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger,
-		Serves: opt.Scale.serves, Shared: sharedStore(st, opt.Scale), Holder: newHolder()})
+		Serves: opt.Scale.serves, Shared: sh, Holder: newHolder()})
 	b.lang = newLanguages(st, opt.Language)
 	b.mlang = &memberLanguages{st: st}
 	b.pub = newPublisher(b)

@@ -193,7 +193,7 @@ func newHolder() string {
 }
 
 // shared reports whether this process shares its tables with other replicas.
-func (b *Bot) shared() bool { return b.opt.Scale.HTTP }
+func (b *Bot) shared() bool { return b.sharing }
 
 // share prepares an interaction for a shared table: it drops one answered by another
 // replica (false), and otherwise claims the table it names, or records why it cannot
@@ -276,7 +276,16 @@ func (b *Bot) latest(ctx context.Context, t *table.Table) (table.Snapshot, func(
 
 // sharedStore is the store's lease methods when this process shares its tables.
 func sharedStore(st Store, sc Scale) table.Shared {
-	if sh, ok := st.(table.Shared); ok && sc.HTTP {
+	if !sc.HTTP {
+		return nil
+	}
+	// SQLite is a file on this machine: over it, HTTP interactions are one process,
+	// which owns its tables as over the gateway (no leases, nothing recorded per
+	// interaction). Replicas need a database they can all reach.
+	if d, ok := st.(interface{ Dialect() string }); ok && d.Dialect() == "sqlite" {
+		return nil
+	}
+	if sh, ok := st.(table.Shared); ok {
 		return sh
 	}
 	return nil

@@ -78,6 +78,16 @@ func startBot(bin, dir string, env []string) (*botProcess, error) {
 
 func (p *botProcess) pid() string { return strconv.Itoa(p.cmd.Process.Pid) }
 
+// exited reports whether the bot process has ended.
+func (p *botProcess) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // waitReady waits until the bot logs that it is ready and ready() holds.
 func (p *botProcess) waitReady(ctx context.Context, timeout time.Duration, ready func() bool) error {
 	deadline := time.Now().Add(timeout)

@@ -16,17 +16,35 @@ import (
 // window is answered and none is refused (the members only press what is legal), the
 // tables play whole rounds, the bot stops cleanly and the audit balances afterwards.
 // No figure is asserted: timings belong to the command's report, not to a test.
+// The same over the bot's HTTP interactions endpoint (-http), the fake signing each
+// POST as Discord does.
 func TestRunAgainstTheBinary(t *testing.T) {
 	ctx := context.Background()
 	bin, err := load.BuildBot(ctx, t.TempDir())
 	require.NoError(t, err)
+	for _, overHTTP := range []bool{false, true} {
+		name := "gateway"
+		if overHTTP {
+			name = "http"
+		}
+		t.Run(name, func(t *testing.T) { runAgainst(t, bin, overHTTP) })
+	}
+}
+
+func runAgainst(t *testing.T, bin string, overHTTP bool) {
+	ctx := context.Background()
 	var progress bytes.Buffer
 	rep, err := load.Run(ctx, load.Config{
-		Bot: bin, Tables: 6, Guilds: 2, Seats: 3, Rate: 25,
+		Bot: bin, Tables: 6, Guilds: 2, Seats: 3, Rate: 25, HTTP: overHTTP,
 		Warmup: time.Second, Duration: 4 * time.Second, Timeout: 2 * time.Minute,
 		OpenAPI: true, Dir: t.TempDir(), Progress: &progress,
 	})
 	require.NoError(t, err, progress.String())
+	want := "gateway"
+	if overHTTP {
+		want = "http"
+	}
+	assert.Equal(t, want, rep.Interactions)
 	var text bytes.Buffer
 	rep.WriteText(&text)
 	t.Log("\n" + text.String())

@@ -19,9 +19,11 @@ type Report struct {
 	Seats    int     `json:"seats"`
 	Rate     float64 `json:"rate_per_second"`
 	Arrivals string  `json:"arrivals"` // even or poisson
-	Warmup   float64 `json:"warmup_seconds"`
-	Window   float64 `json:"window_seconds"` // first arrival to the last answer's CPU reading
-	CPUs     int     `json:"cpus"`
+	// Interactions is how they reach the bot: gateway, or http (its endpoint)
+	Interactions string  `json:"interactions"`
+	Warmup       float64 `json:"warmup_seconds"`
+	Window       float64 `json:"window_seconds"` // first arrival to the last answer's CPU reading
+	CPUs         int     `json:"cpus"`
 
 	Sent     int            `json:"sent"`     // interactions sent in the window
 	Answered int            `json:"answered"` // of them, answered by the bot
@@ -150,8 +152,8 @@ func (r *Report) WriteText(w io.Writer) {
 	if !r.OK() {
 		verdict = "NOT CLEAN (see below)"
 	}
-	fmt.Fprintf(w, "pontoon load: %d tables in %d servers, %d seated each; %s arrivals at %g/s; %.1fs measured after %.1fs warmup; %d CPUs\n",
-		r.Tables, r.Guilds, r.Seats, r.Arrivals, r.Rate, r.Window, r.Warmup, r.CPUs)
+	fmt.Fprintf(w, "pontoon load: %d tables in %d servers, %d seated each; %s arrivals at %g/s over %s; %.1fs measured after %.1fs warmup; %d CPUs\n",
+		r.Tables, r.Guilds, r.Seats, r.Arrivals, r.Rate, r.Interactions, r.Window, r.Warmup, r.CPUs)
 	fmt.Fprintf(w, "  run:        %s\n", verdict)
 	fmt.Fprintf(w, "  sent:       %d (deal %d, look %d, act %d answered); %.1f answered/s; %d arrivals found nothing ready\n",
 		r.Sent, r.Mix["deal"], r.Mix["look"], r.Mix["act"], r.Achieved, r.Missed)

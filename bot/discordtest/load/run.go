@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,7 +72,12 @@ type Config struct {
 	Dir string
 	// PerfOut, when set, runs `perf record -g` on the bot process during the window
 	// and writes the profile there (read it with `perf report -i FILE`).
-	PerfOut  string
+	PerfOut string
+	// HTTP has the fake POST each interaction to the bot's interactions endpoint
+	// (discord.interactions_listen, signed as Discord signs them) instead of sending
+	// it over the gateway; the bot then answers in the HTTP response and opens no
+	// gateway. On the run's SQLite the bot is one process that owns its tables.
+	HTTP     bool
 	BotEnv   []string  // more environment for the bot, e.g. PONTOON_GAME_TURN_TIMER=2m
 	Progress io.Writer // progress lines while it runs; nil: none
 }
@@ -178,9 +184,35 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	tables := addTables(fake, cfg)
 
 	db := filepath.Join(dir, "pontoon.db")
-	bp, err := startBot(bin, dir, botEnv(fake.URL(), token, db, cfg.LogLevel, cfg.BotEnv))
+	env := cfg.BotEnv
+	endpoint := ""
+	if cfg.HTTP {
+		addr, err := freeLoopback()
+		if err != nil {
+			return nil, err
+		}
+		endpoint = "http://" + addr + "/"
+		env = append(env[:len(env):len(env)], "PONTOON_DISCORD_INTERACTIONS_LISTEN="+addr,
+			"PONTOON_DISCORD_PUBLIC_KEY="+fake.PublicKey(), "PONTOON_DISCORD_APPLICATION_ID="+fake.AppID)
+	}
+	bp, err := startBot(bin, dir, botEnv(fake.URL(), token, db, cfg.LogLevel, env))
 	if err != nil {
 		return nil, err
+	}
+	if endpoint != "" {
+		// As the Developer Portal does, the fake PINGs the endpoint before it takes it:
+		// try until the bot listens.
+		deadline := time.Now().Add(time.Minute)
+		for {
+			err := fake.SetInteractionsEndpoint(endpoint)
+			if err == nil {
+				break
+			}
+			if time.Now().After(deadline) || bp.exited() {
+				return nil, fmt.Errorf("the bot's interactions endpoint: %w\nbot log:\n%s", err, bp.logs.tail())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 	defer bp.stop(5 * time.Second) // on an early return; a no-op once stopped
 	progress("fake Discord at %s; bot started, pid %s; waiting for it to register /pontoon", fake.URL(), bp.pid())
@@ -196,9 +228,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	progress("tables open in %v; load at %v/s: %v warmup, then %v measured", time.Since(setupStart).Round(time.Millisecond), cfg.Rate, cfg.Warmup, cfg.Duration)
 
 	rep := &Report{Bot: bin, Tables: cfg.Tables, Guilds: cfg.Guilds, Seats: cfg.Seats, Rate: cfg.Rate,
-		Arrivals: "even", Warmup: cfg.Warmup.Seconds(), CPUs: runtime.NumCPU(), LoadAverageBefore: loadAverage()}
+		Arrivals: "even", Interactions: "gateway", Warmup: cfg.Warmup.Seconds(), CPUs: runtime.NumCPU(), LoadAverageBefore: loadAverage()}
 	if cfg.Poisson {
 		rep.Arrivals = "poisson"
+	}
+	if cfg.HTTP {
+		rep.Interactions = "http"
 	}
 	if err := measure(ctx, cfg, fake, bp, tables, rep, progress); err != nil {
 		return nil, err
@@ -374,6 +409,17 @@ func send(fake *discordtest.Server, c *click) (*discordtest.Response, error) {
 		return fake.Select(c.t.channel, c.msgID, c.member, c.customID, c.values)
 	}
 	return fake.Click(c.t.channel, c.msgID, c.member, c.customID)
+}
+
+// freeLoopback picks a loopback address for the bot's interactions endpoint: the fake
+// must know it before the bot listens.
+func freeLoopback() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	addr := ln.Addr().String()
+	return addr, ln.Close()
 }
 
 // tableWait is how long a member watches the table message for the round they expect.
