@@ -155,3 +155,32 @@ func TestBankAuctions(t *testing.T) {
 		requireAudit(t, s)
 	})
 }
+
+// One claim takes the due deadlines of every kind (a poll is one transaction), or of one.
+func TestClaimDeadlinesOfEveryKind(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		s := b.open(t)
+		ctx := context.Background()
+		tb, r := openTableWithRound(t, s, "g", "c", "alice", "bob")
+		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "stay", Now: t0, TurnDue: t0.Add(time.Second)}))
+		other, err := s.OpenTable(ctx, OpenTableParams{Guild: "g", Channel: "c2", Host: "carol", BankOwner: "carol", Now: t0})
+		require.NoError(t, err)
+		_, err = s.OpenOffer(ctx, BankOffer{ID: "o1", TableID: other.ID, Channel: "c2", Seller: "carol", Buyer: "dave", Price: 1, Expires: t0.Add(2 * time.Second)})
+		require.NoError(t, err)
+		require.NoError(t, s.StartAuction(ctx, BankAuction{TableID: other.ID, Channel: "c2", Seller: "carol", Ends: t0.Add(3 * time.Second)}))
+
+		ds, err := s.ClaimDeadlines(ctx, DeadlineOffer, "A", t0.Add(time.Minute), time.Minute, 10)
+		require.NoError(t, err)
+		require.Len(t, ds, 1)
+		assert.Equal(t, Deadline{TableID: other.ID, Kind: DeadlineOffer, Ref: "o1", Due: t0.Add(2 * time.Second), ClaimedBy: "A",
+			ClaimedUntil: t0.Add(2 * time.Minute)}, ds[0])
+		ds, err = s.ClaimDeadlines(ctx, "", "B", t0.Add(time.Minute), time.Minute, 10)
+		require.NoError(t, err)
+		var got []string
+		for _, d := range ds {
+			got = append(got, d.Kind)
+		}
+		assert.Equal(t, []string{DeadlineTurn, DeadlineAuction}, got, "every kind due and unclaimed, earliest first")
+		assert.Equal(t, tb.ID, ds[0].TableID)
+	})
+}
