@@ -72,12 +72,12 @@ func TestHTTPReplicaAcceptsAnOfferOfAnother(t *testing.T) {
 	require.NoError(t, h.fake.SetInteractionsEndpoint(a.srv.URL, b.srv.URL))
 	var wg sync.WaitGroup
 	answers := make([]string, 2)
+	id, ok := customID(m, "pt:offer:", ".accept")
+	require.True(t, ok)
 	for i := range answers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			id, ok := customID(m, "pt:offer:", ".accept")
-			require.True(t, ok)
 			if r, err := h.fake.Click(channelID, m.ID, bob, id); err == nil {
 				answers[i] = text(r.Message)
 			} // else Discord refused it: the first answer had taken the buttons away
@@ -117,6 +117,14 @@ func TestHTTPReplicaExpiresAnOfferOfAReplicaGone(t *testing.T) {
 	h, a, b := bankReplicas(t, time.Minute)
 	h.cmd(alice, group("bank", "sell", userOpt("member", bob), intOpt("price", 40)))
 	m := h.waitOffer()
+	// A records the message's id once Discord has posted it: A has made the offer.
+	id, ok := customID(m, "pt:offer:", ".accept")
+	require.True(t, ok)
+	offerID := strings.TrimSuffix(id[strings.LastIndex(id, ":")+1:], ".accept")
+	require.Eventually(t, func() bool {
+		of, err := h.st.Offer(context.Background(), offerID)
+		return err == nil && of.MessageID == m.ID
+	}, 5*time.Second, 10*time.Millisecond, "A never recorded the offer's message")
 	a.stop()
 	require.NotEmpty(t, components(h.fake.Message(channelID, m.ID)), "the offer outlives the replica that made it")
 	require.NoError(t, h.fake.SetInteractionsEndpoint(b.srv.URL))

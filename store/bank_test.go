@@ -182,5 +182,10 @@ func TestClaimDeadlinesOfEveryKind(t *testing.T) {
 		}
 		assert.Equal(t, []string{DeadlineTurn, DeadlineAuction}, got, "every kind due and unclaimed, earliest first")
 		assert.Equal(t, tb.ID, ds[0].TableID)
+
+		require.NoError(t, s.CloseTable(ctx, other.ID, t0.Add(time.Hour)))
+		left, err := s.Deadlines(ctx, other.ID)
+		require.NoError(t, err)
+		assert.Len(t, left, 2, "a closed table's offer and auction still end (and edit their messages)")
 	})
 }

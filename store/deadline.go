@@ -54,9 +54,11 @@ func clearDeadline(ctx context.Context, tx *txn, tableID int64, kind, ref string
 	return nil
 }
 
-// clearDeadlines deletes every deadline of a table that closes.
+// clearDeadlines deletes the turn deadline of a table that closes. A bank offer's or
+// auction's stays (bank.go): its end still comes, and edits its message to say so, as a
+// timer in the memory of a process that owns its tables does.
 func clearDeadlines(ctx context.Context, tx *txn, tableID int64) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM deadlines WHERE table_id = ?`, tableID); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM deadlines WHERE table_id = ? AND kind = ?`, tableID, DeadlineTurn); err != nil {
 		return fmt.Errorf("store: clear deadlines: %w", err)
 	}
 	return nil

@@ -316,11 +316,11 @@ func (t *Table) Bid(ctx context.Context, member string, amount int64) (Auction, 
 	if err != nil {
 		return Auction{}, err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	if m.opt.Shared != nil {
 		return m.bidShared(ctx, t, member, amount, w.Balance)
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	m.mu.Lock()
 	a := m.auctions[t.id]
 	m.mu.Unlock()

@@ -102,8 +102,9 @@ func (m *Manager) startSharedAuction(ctx context.Context, t *Table, member, chan
 	return auctionOf(a), nil
 }
 
-// bidShared is Bid on an auction kept in the store; balance is member's wallet. t.mu is
-// held.
+// bidShared is Bid on an auction kept in the store; balance is member's wallet. The
+// auction is read before t.mu is taken (reads never wait under a table's lock); the
+// table's lease keeps it as read, and PlaceBid checks it again in its transaction.
 func (m *Manager) bidShared(ctx context.Context, t *Table, member string, amount, balance int64) (Auction, error) {
 	sh := m.opt.Shared
 	sa, err := sh.Auction(ctx, t.id)
@@ -114,6 +115,8 @@ func (m *Manager) bidShared(ctx context.Context, t *Table, member string, amount
 		return Auction{}, err
 	}
 	a := auctionOf(sa)
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	switch {
 	case member == a.Seller:
 		return Auction{}, Refuse("err.bid_own_bank")
@@ -179,7 +182,7 @@ func (m *Manager) fireAuction(ctx context.Context, d store.Deadline) {
 	t, err := m.Get(ctx, d.TableID)
 	var r *Refusal
 	if errors.As(err, &r) {
-		m.finish(ctx, d) // the table closed
+		m.endAuction(ctx, a) // the table closed: nothing to sell
 		return
 	}
 	if err != nil {
@@ -215,10 +218,15 @@ func (m *Manager) fireAuction(ctx context.Context, d store.Deadline) {
 		m.n.AuctionChanged(a, "auction.closed")
 		return
 	}
-	if _, err := sh.EndAuction(ctx, d.TableID); errors.Is(err, store.ErrNoAuction) {
+	m.endAuction(ctx, a)
+}
+
+// endAuction closes auction a unsold, once, and has its message say so.
+func (m *Manager) endAuction(ctx context.Context, a Auction) {
+	if _, err := m.opt.Shared.EndAuction(ctx, a.Table); errors.Is(err, store.ErrNoAuction) {
 		return
 	} else if err != nil {
-		m.log.Error("auction timer: auction not closed; the claim lapses and is tried again", "table", d.TableID, "err", err)
+		m.log.Error("auction timer: auction not closed; the claim lapses and is tried again", "table", a.Table, "err", err)
 		return
 	}
 	m.n.AuctionChanged(a, "auction.unsold")
