@@ -69,10 +69,10 @@ func (b *Bot) cmdSell(c *ictx, o options) error {
 			AllowedMentions: &discordgo.MessageAllowedMentions{Users: []string{buyer}}}, discordgo.WithContext(ctx))
 		if err != nil {
 			c.log.Error("offer not posted", "offer", of.ID, "err", err)
-			b.tables.DropOffer(of.ID)
+			b.tables.DropOffer(ctx, of.ID)
 			return
 		}
-		b.tables.SetOfferMessage(of.ID, sent.ID)
+		b.tables.SetOfferMessage(ctx, of.ID, sent.ID)
 	})
 	sent := b.cat.T(c.lang, "offer.sent", "Player", view.Mention(buyer), "Count", price)
 	if hint := b.fairPrice(c.ctx, c.lang, t, false); hint != "" {
@@ -130,7 +130,7 @@ func (b *Bot) cmdAuction(c *ictx, _ options) error {
 			c.log.Error("auction not posted", "err", err)
 			return
 		}
-		b.tables.SetAuctionMessage(a.Table, sent.ID)
+		b.tables.SetAuctionMessage(ctx, a.Table, sent.ID)
 	})
 	return b.privateText(c, b.cat.T(c.lang, "auction.started"))
 }

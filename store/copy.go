@@ -38,6 +38,9 @@ var copyTables = []struct {
 	{"table_leases", []string{"table_id", "holder", "until"}, ""},
 	{"identify_slots", []string{"bucket", "next_at"}, ""},
 	{"deadlines", []string{"table_id", "kind", "ref", "due", "claimed_by", "claimed_until"}, ""},
+	{"bank_offers", []string{"id", "table_id", "guild_id", "channel_id", "seller_id", "buyer_id", "price", "message_id", "expires", "status"}, ""},
+	{"bank_auctions", []string{"table_id", "guild_id", "channel_id", "seller_id", "message_id", "ends"}, ""},
+	{"auction_bids", []string{"table_id", "member_id", "amount"}, ""},
 }
 
 // CopyReport is what Copy moved and how both ends audit.

@@ -54,21 +54,24 @@ func clearDeadline(ctx context.Context, tx *txn, tableID int64, kind, ref string
 	return nil
 }
 
-// clearDeadlines deletes every deadline of a table that closes.
+// clearDeadlines deletes the turn deadline of a table that closes. A bank offer's or
+// auction's stays (bank.go): its end still comes, and edits its message to say so, as a
+// timer in the memory of a process that owns its tables does.
 func clearDeadlines(ctx context.Context, tx *txn, tableID int64) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM deadlines WHERE table_id = ?`, tableID); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM deadlines WHERE table_id = ? AND kind = ?`, tableID, DeadlineTurn); err != nil {
 		return fmt.Errorf("store: clear deadlines: %w", err)
 	}
 	return nil
 }
 
-// ClaimDeadlines claims for holder, until now+ttl, up to limit deadlines of kind that are
-// due at now and not claimed (or whose claim lapsed), earliest first, in one
-// transaction: a deadline is claimed by one holder at a time however many call at once.
+// ClaimDeadlines claims for holder, until now+ttl, up to limit deadlines of kind (of
+// every kind when kind is "") that are due at now and not claimed (or whose claim
+// lapsed), earliest first, in one transaction: a deadline is claimed by one holder at a
+// time however many call at once.
 // The holder fires each and then calls FinishDeadline, or ReleaseDeadline to leave it to
 // another poll; what firing writes (an action's next TurnDue) unclaims it by itself.
 func (s *Store) ClaimDeadlines(ctx context.Context, kind, holder string, now time.Time, ttl time.Duration, limit int) ([]Deadline, error) {
-	if err := checkIDs("kind", kind, "holder", holder); err != nil {
+	if err := checkIDs("holder", holder); err != nil {
 		return nil, err
 	}
 	if err := checkNow(now); err != nil {
@@ -78,22 +81,26 @@ func (s *Store) ClaimDeadlines(ctx context.Context, kind, holder string, now tim
 		return nil, invalid("claim deadlines: ttl and limit must be positive")
 	}
 	at, until := formatTime(now), now.Add(ttl)
+	cond, args := `kind = ? AND `, []any{kind, at, at, limit}
+	if kind == "" {
+		cond, args = "", args[1:]
+	}
 	var out []Deadline
 	// Locked (READ COMMITTED on PostgreSQL): the SELECT locks the rows it returns and
 	// skips those another claimant has locked; a row another claimant claimed and
 	// committed meanwhile is read again as committed, its claim running, and left out.
 	err := s.writeLocked(ctx, "ClaimDeadlines", func(tx *txn) error {
 		out = out[:0]
-		rows, err := tx.QueryContext(ctx, `SELECT table_id, ref, due FROM deadlines
-			WHERE kind = ? AND due <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
-			ORDER BY due LIMIT ?`+tx.d.skipLocked, kind, at, at, limit)
+		rows, err := tx.QueryContext(ctx, `SELECT table_id, kind, ref, due FROM deadlines
+			WHERE `+cond+`due <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+			ORDER BY due LIMIT ?`+tx.d.skipLocked, args...)
 		if err != nil {
 			return fmt.Errorf("store: claim deadlines: %w", err)
 		}
 		for rows.Next() {
-			d := Deadline{Kind: kind, ClaimedBy: holder, ClaimedUntil: until}
+			d := Deadline{ClaimedBy: holder, ClaimedUntil: until}
 			var due string
-			if err := rows.Scan(&d.TableID, &d.Ref, &due); err != nil {
+			if err := rows.Scan(&d.TableID, &d.Kind, &d.Ref, &due); err != nil {
 				rows.Close()
 				return fmt.Errorf("store: claim deadlines: %w", err)
 			}
@@ -111,7 +118,7 @@ func (s *Store) ClaimDeadlines(ctx context.Context, kind, holder string, now tim
 		}
 		for _, d := range out {
 			if _, err := tx.ExecContext(ctx, `UPDATE deadlines SET claimed_by = ?, claimed_until = ?
-				WHERE table_id = ? AND kind = ? AND ref = ?`, holder, formatTime(until), d.TableID, kind, d.Ref); err != nil {
+				WHERE table_id = ? AND kind = ? AND ref = ?`, holder, formatTime(until), d.TableID, d.Kind, d.Ref); err != nil {
 				return fmt.Errorf("store: claim deadlines: %w", err)
 			}
 		}

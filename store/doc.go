@@ -58,7 +58,9 @@
 // "Seeded shuffles"): the pending one whose commitment the table shows, the
 // members' seeds for it, the one a round was dealt from (DealParams.Seed ties
 // it in the deal's own transaction) and when it was revealed. odds.go keeps a
-// simulation's figures once per rule set and table size.
+// simulation's figures once per rule set and table size. deadline.go keeps the
+// rules' timers of tables shared by several processes, and bank.go those tables'
+// bank offers and auctions, each ended once in the transaction that acts on it.
 //
 // Every method is one transaction: begin, defer Rollback, unexported helpers
 // taking the *sql.Tx, Commit. Either all of a method's changes land or none.

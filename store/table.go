@@ -338,6 +338,13 @@ type BankParams struct {
 	BankOwner *string // the new owner; nil leaves it, "" clears it
 	Reason    string  // the ledger reason of transfers that give none; "" means "bank"
 	Now       time.Time
+	// Offer, when set, is the open offer (bank.go) this change accepts: it is ended as
+	// accepted in the same transaction, and the change refused with ErrOfferEnded if it
+	// is not open, so that an offer sells the bank once.
+	Offer string
+	// Auction, when set, closes the table's auction (bank.go) in the same transaction,
+	// refusing with ErrNoAuction when none runs, so that an auction sells once.
+	Auction bool
 }
 
 // UpdateBank applies a between-rounds change of the bank in one transaction:
@@ -369,6 +376,20 @@ func (s *Store) UpdateBank(ctx context.Context, p BankParams) error {
 			if _, err := tx.ExecContext(ctx, `UPDATE tables SET bank_owner = ? WHERE id = ?`,
 				nullString(*p.BankOwner), p.TableID); err != nil {
 				return fmt.Errorf("store: update bank: %w", err)
+			}
+		}
+		if p.Offer != "" {
+			of, err := endOffer(ctx, tx, p.Offer, OfferAccepted)
+			if err != nil {
+				return err
+			}
+			if of.TableID != p.TableID {
+				return invalid("update bank: offer %s is of table %d", p.Offer, of.TableID)
+			}
+		}
+		if p.Auction {
+			if _, err := endAuction(ctx, tx, p.TableID); err != nil {
+				return err
 			}
 		}
 		return nil

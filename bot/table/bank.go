@@ -10,8 +10,9 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Offer is a standing bank sale (R6.3). Offers live in memory: one outliving a restart
-// has expired, and its buttons say so.
+// Offer is a standing bank sale (R6.3). A process that owns its tables keeps offers in
+// memory: one outliving a restart has expired, and its buttons say so. Shared tables
+// keep them in the store (bank_shared.go).
 type Offer struct {
 	ID        string
 	Table     int64
@@ -106,6 +107,9 @@ func (t *Table) OfferBank(ctx context.Context, seller, buyer string, price int64
 	}
 	of := &Offer{ID: id, Table: t.id, Guild: t.guild, Seller: seller, Buyer: buyer, Price: price, Channel: channel, Expires: t.m.now().Add(t.m.opt.OfferTTL)}
 	m := t.m
+	if m.opt.Shared != nil {
+		return m.openSharedOffer(ctx, *of)
+	}
 	// One standing offer per table: a new one replaces the last, so offers stay bounded
 	// and an old offer can never sell the bank on terms the banker has since changed.
 	var replaced []*Offer
@@ -126,7 +130,13 @@ func (t *Table) OfferBank(ctx context.Context, seller, buyer string, price int64
 }
 
 // SetOfferMessage records the message that shows an offer.
-func (m *Manager) SetOfferMessage(id, messageID string) {
+func (m *Manager) SetOfferMessage(ctx context.Context, id, messageID string) {
+	if sh := m.opt.Shared; sh != nil {
+		if err := sh.SetOfferMessage(ctx, id, messageID); err != nil {
+			m.logger(ctx).Warn("offer message not recorded; its end will not edit it", "offer", id, "err", err)
+		}
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if of := m.offers[id]; of != nil {
@@ -135,7 +145,15 @@ func (m *Manager) SetOfferMessage(id, messageID string) {
 }
 
 // DropOffer withdraws an offer whose message could not be posted.
-func (m *Manager) DropOffer(id string) { m.takeOffer(id) }
+func (m *Manager) DropOffer(ctx context.Context, id string) {
+	if sh := m.opt.Shared; sh != nil {
+		if _, err := sh.EndOffer(ctx, id, store.OfferExpired); err != nil {
+			m.logger(ctx).Warn("unposted offer not withdrawn; it expires by itself", "offer", id, "err", err)
+		}
+		return
+	}
+	m.takeOffer(id)
+}
 
 func (m *Manager) takeOffer(id string) *Offer {
 	m.mu.Lock()
@@ -155,6 +173,9 @@ func (m *Manager) expireOffer(id string) {
 // in one transaction, and in Shoot returns the kitty to the seller (R6.3, R9.9). It
 // returns the offer and the catalog key of its new state.
 func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept bool) (Offer, string, error) {
+	if m.opt.Shared != nil {
+		return m.answerSharedOffer(ctx, id, member, accept)
+	}
 	m.mu.Lock()
 	of := m.offers[id]
 	m.mu.Unlock()
@@ -187,7 +208,7 @@ func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept boo
 	if t.inRound() {
 		return Offer{}, "", Refuse("err.between_rounds_only")
 	}
-	if err := t.sell(ctx, bal, of.Seller, of.Buyer, of.Price, "bank sale (R6.3)"); err != nil {
+	if err := t.sell(ctx, bal, of.Seller, of.Buyer, of.Price, "bank sale (R6.3)", store.BankParams{}); err != nil {
 		return Offer{}, "", err
 	}
 	if m.takeOffer(id) == nil {
@@ -198,8 +219,9 @@ func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept boo
 	return *of, "offer.accepted", nil
 }
 
-// sell runs a sale through the engine and commits it. t.mu must be held.
-func (t *Table) sell(ctx context.Context, bal map[string]int64, seller, buyer string, price int64, reason string) error {
+// sell runs a sale through the engine and commits it. t.mu must be held. end names what
+// the sale ends in its transaction on a shared table (BankParams.Offer, .Auction).
+func (t *Table) sell(ctx context.Context, bal map[string]int64, seller, buyer string, price int64, reason string, end store.BankParams) error {
 	g, err := t.between(seller, bal)
 	if err != nil {
 		return err
@@ -208,7 +230,8 @@ func (t *Table) sell(ctx context.Context, bal map[string]int64, seller, buyer st
 	if err != nil {
 		return err
 	}
-	if err := t.m.st.UpdateBank(ctx, store.BankParams{TableID: t.id, Transfers: store.GameTransfers(t.id, out), BankOwner: &buyer, Reason: reason, Now: t.m.now()}); err != nil {
+	if err := t.m.st.UpdateBank(ctx, store.BankParams{TableID: t.id, Transfers: store.GameTransfers(t.id, out), BankOwner: &buyer, Reason: reason, Now: t.m.now(),
+		Offer: end.Offer, Auction: end.Auction}); err != nil {
 		return err
 	}
 	t.owner = buyer
@@ -257,6 +280,9 @@ func (t *Table) StartAuction(ctx context.Context, member, channel string) (Aucti
 		return Auction{}, Refuse("err.auction_needs_empty_kitty")
 	}
 	m := t.m
+	if m.opt.Shared != nil {
+		return m.startSharedAuction(ctx, t, member, channel)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, running := m.auctions[t.id]; running {
@@ -269,7 +295,13 @@ func (t *Table) StartAuction(ctx context.Context, member, channel string) (Aucti
 }
 
 // SetAuctionMessage records the message that shows a table's auction.
-func (m *Manager) SetAuctionMessage(table int64, messageID string) {
+func (m *Manager) SetAuctionMessage(ctx context.Context, table int64, messageID string) {
+	if sh := m.opt.Shared; sh != nil {
+		if err := sh.SetAuctionMessage(ctx, table, messageID); err != nil {
+			m.logger(ctx).Warn("auction message not recorded; its close will not edit it", "table", table, "err", err)
+		}
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if a := m.auctions[table]; a != nil {
@@ -283,6 +315,9 @@ func (t *Table) Bid(ctx context.Context, member string, amount int64) (Auction, 
 	w, _, err := m.st.EnsureWallet(ctx, t.guild, member, m.opt.StartingChips, m.now())
 	if err != nil {
 		return Auction{}, err
+	}
+	if m.opt.Shared != nil {
+		return m.bidShared(ctx, t, member, amount, w.Balance)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -349,7 +384,7 @@ func (m *Manager) closeAuction(t *Table) {
 		if t.banker() != a.Seller || t.inRound() {
 			break
 		}
-		if err := t.sell(ctx, bal, a.Seller, best, amount, "bank auction (R9.8)"); err != nil {
+		if err := t.sell(ctx, bal, a.Seller, best, amount, "bank auction (R9.8)", store.BankParams{}); err != nil {
 			delete(a.Bids, best)
 			continue
 		}

@@ -57,16 +57,30 @@ func (m *Manager) pollDeadlines() {
 	m.mu.Unlock()
 }
 
-// fireDue claims the turn deadlines due now, a batch at a time, and fires each.
+// fireDue claims the deadlines due now, kind by kind and a batch at a time, and fires
+// each: turns (R7.4), bank offers' expiries (R6.3) and auctions' closes (R9.8,
+// bank_shared.go).
+//
+// One claim takes every kind, so an idle poll costs one transaction.
 func (m *Manager) fireDue(ctx context.Context) {
 	for {
-		ds, err := m.opt.Shared.ClaimDeadlines(ctx, store.DeadlineTurn, m.opt.Holder, m.now(), claimTTL, claimBatch)
+		ds, err := m.opt.Shared.ClaimDeadlines(ctx, "", m.opt.Holder, m.now(), claimTTL, claimBatch)
 		if err != nil {
-			m.log.Warn("turn timers: due deadlines not claimed; trying again", "err", err)
+			m.log.Warn("timers: due deadlines not claimed; trying again", "err", err)
 			return
 		}
 		for _, d := range ds {
-			m.fireTurn(ctx, d)
+			switch d.Kind {
+			case store.DeadlineTurn:
+				m.fireTurn(ctx, d)
+			case store.DeadlineOffer:
+				m.fireOffer(ctx, d)
+			case store.DeadlineAuction:
+				m.fireAuction(ctx, d)
+			default:
+				// A kind a newer version writes: its claim lapses for a process that knows it.
+				m.log.Warn("timer of an unknown kind left alone", "kind", d.Kind, "table", d.TableID)
+			}
 		}
 		if len(ds) < claimBatch {
 			return
@@ -74,28 +88,40 @@ func (m *Manager) fireDue(ctx context.Context) {
 	}
 }
 
-// fireTurn times out whoever table d.TableID's round waits on, if d, claimed by this
-// process, is still the table's turn deadline once the table's lease is held.
-func (m *Manager) fireTurn(ctx context.Context, d store.Deadline) {
+// holdClaimed takes table d.TableID's lease for firing d, claimed by this process, and
+// reports whether d is still the table's deadline and still this process's claim once
+// the lease is held; the caller then fires it and releases.
+func (m *Manager) holdClaimed(ctx context.Context, d store.Deadline) (release func(), ok bool) {
 	sh, holder := m.opt.Shared, m.opt.Holder
 	release, err := m.Hold(ctx, d.TableID)
 	if err != nil {
 		// Busy with another process's click: any process's next poll tries again.
-		m.log.Warn("turn timer: table not claimed; trying again", "table", d.TableID, "err", err)
+		m.log.Warn("timer: table not claimed; trying again", "kind", d.Kind, "table", d.TableID, "err", err)
 		if err := sh.ReleaseDeadline(ctx, d, holder); err != nil {
-			m.log.Warn("turn timer: claim not released; it lapses by itself", "table", d.TableID, "err", err)
+			m.log.Warn("timer: claim not released; it lapses by itself", "kind", d.Kind, "table", d.TableID, "err", err)
 		}
-		return
+		return nil, false
 	}
-	defer release()
 	if ok, err := sh.Claimed(ctx, d, holder); err != nil || !ok {
 		// Set again since (someone acted before the lease was ours), or the claim
 		// lapsed to another process: not ours to fire.
 		if err != nil {
-			m.log.Warn("turn timer: claim not checked; it lapses by itself", "table", d.TableID, "err", err)
+			m.log.Warn("timer: claim not checked; it lapses by itself", "kind", d.Kind, "table", d.TableID, "err", err)
 		}
+		release()
+		return nil, false
+	}
+	return release, true
+}
+
+// fireTurn times out whoever table d.TableID's round waits on, if d, claimed by this
+// process, is still the table's turn deadline once the table's lease is held.
+func (m *Manager) fireTurn(ctx context.Context, d store.Deadline) {
+	release, ok := m.holdClaimed(ctx, d)
+	if !ok {
 		return
 	}
+	defer release()
 	t, err := m.Get(ctx, d.TableID)
 	var r *Refusal
 	if errors.As(err, &r) {

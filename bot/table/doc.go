@@ -29,7 +29,9 @@
 // store.go declares the small Store this package needs. shared.go is for processes that
 // share one database's tables (HTTP replicas, issue 9): Hold claims a table's lease in
 // the store and rebuilds a copy another process changed; deadlines.go fires their turn
-// timers, which live in the store, from whichever process claims one when it falls due.
+// timers, which live in the store, from whichever process claims one when it falls due,
+// and bank_shared.go keeps their bank offers and auctions in the store, whose ends the
+// same poll fires.
 //
 // # Lock order
 //

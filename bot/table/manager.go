@@ -134,7 +134,8 @@ func (m *Manager) Close() {
 		t.mu.Unlock()
 	}
 	// Offers and auctions live in memory: they end with the bot, and their messages say
-	// so rather than look live after a restart.
+	// so rather than look live after a restart. Those of shared tables are in the store
+	// (bank_shared.go), not in these maps: they outlive this process for another to end.
 	m.mu.Lock()
 	offers, auctions := m.offers, m.auctions
 	m.offers, m.auctions = map[string]*Offer{}, map[int64]*Auction{}

@@ -32,6 +32,16 @@ type Shared interface {
 	FinishDeadline(ctx context.Context, d store.Deadline, holder string) error
 	ReleaseDeadline(ctx context.Context, d store.Deadline, holder string) error
 	EnsureDeadline(ctx context.Context, tableID int64, kind, ref string, due time.Time) error
+	// The bank's offers and auctions kept in the store (bank_shared.go).
+	OpenOffer(ctx context.Context, of store.BankOffer) ([]store.BankOffer, error)
+	Offer(ctx context.Context, id string) (store.BankOffer, error)
+	SetOfferMessage(ctx context.Context, id, messageID string) error
+	EndOffer(ctx context.Context, id, status string) (store.BankOffer, error)
+	StartAuction(ctx context.Context, a store.BankAuction) error
+	Auction(ctx context.Context, tableID int64) (store.BankAuction, error)
+	SetAuctionMessage(ctx context.Context, tableID int64, messageID string) error
+	PlaceBid(ctx context.Context, tableID int64, member string, amount int64, now time.Time) (store.BankAuction, error)
+	EndAuction(ctx context.Context, tableID int64) (store.BankAuction, error)
 }
 
 const (

@@ -1,0 +1,233 @@
+package table
+
+import (
+	"context"
+	"errors"
+
+	"github.com/pontoon-bot/pontoon/store"
+)
+
+// Bank offers and auctions of shared tables (issue 9). Any process may receive the
+// buyer's Accept or a bid, and the process that opened an offer or an auction may be
+// gone when it ends; so they live in the store (store/bank.go), not in the Manager's
+// maps, and each process answers from the store's copy under the table's lease. Their
+// ends are store deadlines (kinds offer and auction) that the deadline poll claims
+// like a turn's (deadlines.go). Each end is one store transaction that changes the
+// offer or the auction only if it is still open: an acceptance is the sale's own
+// transaction, so a second one (another process, a double click) sells nothing.
+
+func offerOf(o store.BankOffer) Offer {
+	return Offer{ID: o.ID, Table: o.TableID, Guild: o.Guild, Seller: o.Seller, Buyer: o.Buyer, Price: o.Price,
+		Channel: o.Channel, MessageID: o.MessageID, Expires: o.Expires}
+}
+
+func auctionOf(a store.BankAuction) Auction {
+	return Auction{Table: a.TableID, Guild: a.Guild, Seller: a.Seller, Bids: a.Bids, Channel: a.Channel,
+		MessageID: a.MessageID, Ends: a.Ends}
+}
+
+// openSharedOffer records of with its expiry; the offer it replaces ends. t.mu is held.
+func (m *Manager) openSharedOffer(ctx context.Context, of Offer) (Offer, error) {
+	replaced, err := m.opt.Shared.OpenOffer(ctx, store.BankOffer{ID: of.ID, TableID: of.Table, Channel: of.Channel,
+		Seller: of.Seller, Buyer: of.Buyer, Price: of.Price, Expires: of.Expires})
+	if err != nil {
+		return Offer{}, err
+	}
+	for _, o := range replaced {
+		m.n.OfferEnded(offerOf(o), "offer.expired")
+	}
+	return of, nil
+}
+
+// answerSharedOffer is AnswerOffer for an offer kept in the store.
+func (m *Manager) answerSharedOffer(ctx context.Context, id, member string, accept bool) (Offer, string, error) {
+	sh := m.opt.Shared
+	so, err := sh.Offer(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && (so.Status != store.OfferOpen || m.now().After(so.Expires)) {
+		return Offer{}, "", Refuse("err.offer_expired")
+	}
+	if err != nil {
+		return Offer{}, "", err
+	}
+	of := offerOf(so)
+	if member != of.Buyer {
+		return Offer{}, "", Refuse("err.not_your_offer", "Player", Member(of.Buyer))
+	}
+	if !accept {
+		if _, err := sh.EndOffer(ctx, id, store.OfferDeclined); errors.Is(err, store.ErrOfferEnded) {
+			return Offer{}, "", Refuse("err.offer_expired")
+		} else if err != nil {
+			return Offer{}, "", err
+		}
+		return of, "offer.declined", nil
+	}
+	t, err := m.Get(ctx, of.Table)
+	if err != nil {
+		return Offer{}, "", err
+	}
+	bal, err := t.wallets(ctx, of.Seller, of.Buyer)
+	if err != nil {
+		return Offer{}, "", err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.banker() != of.Seller {
+		if _, err := sh.EndOffer(ctx, id, store.OfferExpired); err != nil && !errors.Is(err, store.ErrOfferEnded) {
+			m.logger(ctx).Warn("stale offer not ended; it expires by itself", "offer", id, "err", err)
+		}
+		return Offer{}, "", Refuse("err.offer_stale")
+	}
+	if t.inRound() {
+		return Offer{}, "", Refuse("err.between_rounds_only")
+	}
+	if err := t.sell(ctx, bal, of.Seller, of.Buyer, of.Price, "bank sale (R6.3)", store.BankParams{Offer: id}); errors.Is(err, store.ErrOfferEnded) {
+		return Offer{}, "", Refuse("err.offer_expired") // answered or expired meanwhile: nothing sold
+	} else if err != nil {
+		return Offer{}, "", err
+	}
+	t.notice = &Notice{Kind: NoticeSold, Members: []string{of.Seller, of.Buyer}, Amount: of.Price}
+	m.n.Changed(t)
+	return of, "offer.accepted", nil
+}
+
+// startSharedAuction records t's auction with its close. t.mu is held.
+func (m *Manager) startSharedAuction(ctx context.Context, t *Table, member, channel string) (Auction, error) {
+	a := store.BankAuction{TableID: t.id, Guild: t.guild, Channel: channel, Seller: member, Ends: m.now().Add(m.opt.BidWindow),
+		Bids: map[string]int64{}}
+	if err := m.opt.Shared.StartAuction(ctx, a); errors.Is(err, store.ErrAuctionRunning) {
+		return Auction{}, Refuse("err.auction_running")
+	} else if err != nil {
+		return Auction{}, err
+	}
+	return auctionOf(a), nil
+}
+
+// bidShared is Bid on an auction kept in the store; balance is member's wallet. The
+// auction is read before t.mu is taken (reads never wait under a table's lock); the
+// table's lease keeps it as read, and PlaceBid checks it again in its transaction.
+func (m *Manager) bidShared(ctx context.Context, t *Table, member string, amount, balance int64) (Auction, error) {
+	sh := m.opt.Shared
+	sa, err := sh.Auction(ctx, t.id)
+	if errors.Is(err, store.ErrNoAuction) || err == nil && m.now().After(sa.Ends) {
+		return Auction{}, Refuse("err.no_auction")
+	}
+	if err != nil {
+		return Auction{}, err
+	}
+	a := auctionOf(sa)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case member == a.Seller:
+		return Auction{}, Refuse("err.bid_own_bank")
+	case !t.seated(member):
+		return Auction{}, Refuse("err.not_seated")
+	}
+	if _, best := a.Highest(); amount <= best {
+		return Auction{}, Refuse("err.bid_too_low", "Count", best)
+	}
+	if balance < amount {
+		return Auction{}, Refuse("err.store_insufficient", "Need", amount, "Have", balance)
+	}
+	sa, err = sh.PlaceBid(ctx, t.id, member, amount, m.now())
+	switch {
+	case errors.Is(err, store.ErrNoAuction):
+		return Auction{}, Refuse("err.no_auction")
+	case errors.Is(err, store.ErrBidTooLow):
+		_, best := a.Highest()
+		return Auction{}, Refuse("err.bid_too_low", "Count", best)
+	case err != nil:
+		return Auction{}, err
+	}
+	return auctionOf(sa), nil
+}
+
+// fireOffer expires offer d.Ref, claimed by this process, under its table's lease.
+func (m *Manager) fireOffer(ctx context.Context, d store.Deadline) {
+	release, ok := m.holdClaimed(ctx, d)
+	if !ok {
+		return
+	}
+	defer release()
+	so, err := m.opt.Shared.EndOffer(ctx, d.Ref, store.OfferExpired)
+	switch {
+	case errors.Is(err, store.ErrOfferEnded):
+		m.finish(ctx, d) // answered meanwhile
+	case err != nil:
+		m.log.Error("offer timer: offer not expired; the claim lapses and is tried again", "offer", d.Ref, "err", err)
+	default:
+		m.n.OfferEnded(offerOf(so), "offer.expired")
+	}
+}
+
+// fireAuction closes table d.TableID's auction, claimed by this process, under the
+// table's lease: the bank goes to the highest bidder who can still pay (R9.8).
+func (m *Manager) fireAuction(ctx context.Context, d store.Deadline) {
+	sh := m.opt.Shared
+	release, ok := m.holdClaimed(ctx, d)
+	if !ok {
+		return
+	}
+	defer release()
+	sa, err := sh.Auction(ctx, d.TableID)
+	if errors.Is(err, store.ErrNoAuction) {
+		m.finish(ctx, d)
+		return
+	}
+	if err != nil {
+		m.log.Error("auction timer: auction not read; the claim lapses and is tried again", "table", d.TableID, "err", err)
+		return
+	}
+	a := auctionOf(sa)
+	t, err := m.Get(ctx, d.TableID)
+	var r *Refusal
+	if errors.As(err, &r) {
+		m.endAuction(ctx, a) // the table closed: nothing to sell
+		return
+	}
+	if err != nil {
+		m.log.Error("auction timer: table not loaded; the claim lapses and is tried again", "table", d.TableID, "err", err)
+		return
+	}
+	who := []string{a.Seller}
+	for b := range a.Bids {
+		who = append(who, b)
+	}
+	bal, err := t.wallets(ctx, who...)
+	if err != nil {
+		m.log.Error("auction timer: balances not read; the claim lapses and is tried again", "table", d.TableID, "err", err)
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for len(a.Bids) > 0 {
+		best, amount := a.Highest()
+		if t.banker() != a.Seller || t.inRound() {
+			break
+		}
+		err := t.sell(ctx, bal, a.Seller, best, amount, "bank auction (R9.8)", store.BankParams{Auction: true})
+		if errors.Is(err, store.ErrNoAuction) {
+			return // closed meanwhile
+		}
+		if err != nil {
+			delete(a.Bids, best)
+			continue
+		}
+		t.notice = &Notice{Kind: NoticeAuctionSold, Members: []string{a.Seller, best}, Amount: amount}
+		m.n.Changed(t)
+		m.n.AuctionChanged(a, "auction.closed")
+		return
+	}
+	m.endAuction(ctx, a)
+}
+
+// endAuction closes auction a unsold, once, and has its message say so.
+func (m *Manager) endAuction(ctx context.Context, a Auction) {
+	if _, err := m.opt.Shared.EndAuction(ctx, a.Table); errors.Is(err, store.ErrNoAuction) {
+		return
+	} else if err != nil {
+		m.log.Error("auction timer: auction not closed; the claim lapses and is tried again", "table", a.Table, "err", err)
+		return
+	}
+	m.n.AuctionChanged(a, "auction.unsold")
+}
