@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -75,5 +76,30 @@ func TestFinishRecordsTheTablesNextStep(t *testing.T) {
 		rd, err = s.Round(ctx, tb2.ID, 1)
 		require.NoError(t, err)
 		assert.True(t, rd.Finished())
+	})
+}
+
+// The open tables whose latest round settled recently are the ones a restart redraws.
+func TestRecentlySettledTables(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		wallets(t, s, "g", 100, "alice", "bob")
+		settled, r := openTableWithRound(t, s, "g", "c1", "alice", "bob")
+		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "alice", Verb: "stay", Now: t0.Add(time.Minute),
+			Finish: &RoundFinish{BankOwner: "alice"}}))
+		openTableWithRound(t, s, "g", "c2", "alice", "bob") // in play: recovery's, not this
+
+		got, err := s.RecentlySettledTables(ctx, t0)
+		require.NoError(t, err)
+		require.Len(t, got, 1)
+		assert.Equal(t, settled.ID, got[0].ID)
+		got, err = s.RecentlySettledTables(ctx, t0.Add(2*time.Minute))
+		require.NoError(t, err)
+		assert.Empty(t, got, "settled before since")
+		require.NoError(t, s.CloseTable(ctx, settled.ID, t0.Add(time.Minute)))
+		got, err = s.RecentlySettledTables(ctx, t0)
+		require.NoError(t, err)
+		assert.Empty(t, got, "closed tables are not redrawn")
 	})
 }

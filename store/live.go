@@ -20,6 +20,22 @@ func (s *Store) UnpostedTables(ctx context.Context) ([]Table, error) {
 	return tablesWhere(ctx, tx, `status = 'open' AND id NOT IN (SELECT table_id FROM table_messages)`)
 }
 
+// RecentlySettledTables returns the open tables whose latest round finished at since or
+// later. A restart redraws them: the settlement's public edit comes a moment after its
+// commit, so a process killed in between left their message showing the round in play.
+func (s *Store) RecentlySettledTables(ctx context.Context, since time.Time) ([]Table, error) {
+	if err := checkNow(since); err != nil {
+		return nil, err
+	}
+	tx, err := s.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return tablesWhere(ctx, tx, `status = 'open' AND id IN (SELECT r.table_id FROM rounds r
+		WHERE r.number = tables.round_number AND r.table_id = tables.id AND r.finished_at >= ?)`, formatTime(since))
+}
+
 // SetStopping records (or withdraws) that an open table closes when its round settles.
 func (s *Store) SetStopping(ctx context.Context, tableID int64, stopping bool) error {
 	tx, err := s.beginWrite(ctx)

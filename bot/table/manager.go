@@ -398,6 +398,29 @@ func (m *Manager) Recover(ctx context.Context) error {
 		t.restart = restartPost
 		loaded[t.id] = t
 	}
+	// A round settled just before the kill: its settlement may never have reached the
+	// table's message, which would show the round in play for ever.
+	settled, err := m.st.RecentlySettledTables(ctx, m.now().Add(-redrawSettledWithin))
+	if err != nil {
+		return err
+	}
+	for _, tb := range settled {
+		if !serves(tb.Guild) || loaded[tb.ID] != nil {
+			continue
+		}
+		t, err := m.load(ctx, tb)
+		if err != nil {
+			m.log.Error("table not recovered", "table", tb.ID, "err", err)
+			continue
+		}
+		if g, err := m.settledGame(ctx, t.round); err != nil {
+			m.log.Warn("settled round not replayed; the table is redrawn without it", "table", tb.ID, "err", err)
+		} else {
+			t.g = g // the table shows the settlement, as it would have
+		}
+		t.restart = restartRound
+		loaded[t.id] = t
+	}
 	for _, tb := range stopping {
 		if !serves(tb.Guild) {
 			continue
@@ -421,6 +444,31 @@ func (m *Manager) Recover(ctx context.Context) error {
 	m.mu.Unlock()
 	return nil
 }
+
+// settledGame replays a finished round to the state it settled in.
+func (m *Manager) settledGame(ctx context.Context, r store.Round) (*game.Game, error) {
+	actions, err := m.st.Actions(ctx, r.ID)
+	if err != nil {
+		return nil, err
+	}
+	h, err := store.RoundHistory(r, actions)
+	if err != nil {
+		return nil, err
+	}
+	g, _, err := game.Replay(h)
+	if err != nil {
+		return nil, err
+	}
+	if g.InRound() {
+		return nil, fmt.Errorf("round %d is marked finished but its actions do not settle it", r.Number)
+	}
+	return g, nil
+}
+
+// redrawSettledWithin is how recently a table's last round must have settled for a
+// restart to redraw it: far longer than an edit takes to follow its commit (EditDelay,
+// rate limits), and short enough that a restart after a quiet night redraws nothing.
+const redrawSettledWithin = 10 * time.Minute
 
 // restartState says what a restart must do for a table.
 type restartState int

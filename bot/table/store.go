@@ -37,11 +37,13 @@ type Store interface {
 	TableByChannel(ctx context.Context, guild, channel string) (store.Table, error)
 	UnpostedTables(ctx context.Context) ([]store.Table, error)
 	StoppingTables(ctx context.Context) ([]store.Table, error)
+	RecentlySettledTables(ctx context.Context, since time.Time) ([]store.Table, error)
 	Stopping(ctx context.Context, tableID int64) (bool, error)
 	TableMessage(ctx context.Context, tableID int64) (string, error)
 	TableState(ctx context.Context, tableID int64) (store.TableState, error)
 	Pending(ctx context.Context, tableID int64) (store.PendingPack, bool, error)
 	PendingSeed(ctx context.Context, tableID int64) (store.ShuffleSeed, bool, error)
 	Round(ctx context.Context, tableID int64, number int) (store.Round, error)
+	Actions(ctx context.Context, roundID int64) ([]store.Action, error)
 	RecoverRounds(ctx context.Context) ([]store.Rebuilt, error)
 }

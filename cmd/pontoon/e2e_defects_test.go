@@ -288,3 +288,79 @@ func BenchmarkStartStopMemory(b *testing.B) {
 	after := procStatus(b, cmd.Process.Pid, "VmRSS")
 	b.ReportMetric(float64(after-before)/float64(b.N), "kB-RSS/table")
 }
+
+// roundFinished reports whether the channel's table's current round has finished, read
+// from the database while the bot runs.
+func roundFinished(t *testing.T, db string) bool {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, db)
+	require.NoError(t, err)
+	defer st.Close()
+	tb, err := st.TableByChannel(ctx, guild, channel)
+	require.NoError(t, err)
+	r, err := st.Round(ctx, tb.ID, tb.RoundNumber)
+	require.NoError(t, err)
+	return r.Finished()
+}
+
+// Defect 7: the bot killed after a round's settlement is committed but before the
+// public edit that shows it reached Discord (held by the fake, then lost). Started
+// again, the bot redraws that table, so its message shows the settlement instead of
+// the round in play for ever (a kill test found the table frozen at "Stakes: waiting").
+func TestDefect07KillBeforeTheSettlementIsDrawn(t *testing.T) {
+	bin := buildBinary(t)
+	fake := newFake(t)
+	db := filepath.Join(t.TempDir(), "pontoon.db")
+	env := serveEnv(fake, db)
+	p := startServe(t, bin, env, 1)
+	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
+	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
+	_, err := fake.Command(guild, channel, players[0], "pontoon", startCmd())
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return table(fake) != nil }, 5*time.Second, 10*time.Millisecond)
+	for _, m := range players[1:] {
+		join, _ := findID(table(fake), "pt:join:", "")
+		_, err := fake.Click(channel, table(fake).ID, m, join)
+		require.NoError(t, err)
+	}
+	deal, _ := findID(table(fake), "pt:deal:", "")
+	_, err = fake.Click(channel, table(fake).ID, players[0], deal)
+	require.NoError(t, err)
+
+	// Play, holding every edit of the table message, until the round is settled in the
+	// store: the settlement's edit is then held (or still to come), and the kill loses it.
+	msg := table(fake).ID
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		require.True(t, time.Now().Before(deadline), "the round never settled")
+		hold := fake.HoldNext("PATCH /channels/" + channel + "/messages/" + msg)
+		pressed := false
+		for _, m := range players {
+			pressed = press(t, fake, m) || pressed
+			if roundFinished(t, db) {
+				break
+			}
+		}
+		if roundFinished(t, db) {
+			break
+		}
+		hold.Release()
+		if !pressed {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	require.NotContains(t, msgText(table(fake)), "The round is settled", "the settlement has not reached the table yet")
+	require.NoError(t, p.cmd.Process.Kill())
+	_ = p.cmd.Wait()
+
+	p = startServe(t, bin, env, 1)
+	require.Eventually(t, func() bool { return strings.Contains(msgText(table(fake)), "The round is settled") },
+		10*time.Second, 20*time.Millisecond, "after the restart the table still shows the round in play:\n%s\nlogs:\n%s",
+		msgText(table(fake)), p.logs.String())
+	deal, ok := findID(table(fake), "pt:deal:", "")
+	require.True(t, ok, "and offers the next Deal")
+	r, err := fake.Click(channel, table(fake).ID, players[0], deal)
+	require.NoError(t, err)
+	assert.Contains(t, msgText(r.Message), "round 2")
+}

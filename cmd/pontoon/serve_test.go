@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"github.com/pontoon-bot/pontoon/store"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -160,7 +163,10 @@ func TestServeSurvivesKill(t *testing.T) {
 	// moment after the last action).
 	deadline := time.Now().Add(60 * time.Second)
 	for !strings.Contains(msgText(table(fake)), "The round is settled") {
-		require.True(t, time.Now().Before(deadline), "the round never settled; table:\n%s\nlogs:\n%s", msgText(table(fake)), p.logs.String())
+		if !time.Now().Before(deadline) {
+			t.Fatalf("the round never settled; table:\n%s\nunfinished rounds in the store: %s\nlogs before the kill:\n%s\nlogs:\n%s",
+				msgText(table(fake)), unfinishedRounds(t, db), ownLines(logs), p.logs.String())
+		}
 		pressed := false
 		for _, m := range players {
 			pressed = press(t, fake, m) || pressed
@@ -189,6 +195,46 @@ func TestServeSurvivesKill(t *testing.T) {
 	require.NoError(t, err, string(out))
 	assert.Contains(t, string(out), "audit OK")
 	assert.Empty(t, fake.Failures())
+}
+
+// unfinishedRounds describes the rounds the database at path holds unfinished, for a
+// failure's message.
+func unfinishedRounds(t *testing.T, path string) string {
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		return err.Error()
+	}
+	defer st.Close()
+	rs, err := st.UnfinishedRounds(context.Background())
+	if err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "\n  table %d round %d: %d actions", r.Table.ID, r.Round.Number, len(r.Actions))
+	}
+	if b.Len() == 0 {
+		b.WriteString("none")
+	}
+	// And what the first table holds, to tell a round lost from one never dealt.
+	if tb, err := st.TableByID(context.Background(), 1); err != nil {
+		fmt.Fprintf(&b, "; table 1: %v", err)
+	} else {
+		rounds, err := st.Rounds(context.Background(), 1, 0)
+		fmt.Fprintf(&b, "; table 1: status %s, round %d, %d seats, rounds %d (%v)", tb.Status, tb.RoundNumber, len(tb.Seats), len(rounds), err)
+	}
+	return b.String()
+}
+
+// ownLines are the bot's own log lines, without discordgo's.
+func ownLines(logs string) string {
+	var out []string
+	for _, l := range strings.Split(logs, "\n") {
+		if !strings.Contains(l, `"source":"discordgo"`) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // A bad setting stops start-up with one line naming the key; the token is not in it.
