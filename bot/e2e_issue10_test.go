@@ -333,9 +333,13 @@ func TestPictureAfterARestart(t *testing.T) {
 
 	h.stop()
 	h.start()
+	// The restart redraws the table whose round settled just before (defect 7): the
+	// settlement again, picture and all.
+	redrawn := h.tablePicture(msg, settled)
+	assert.Contains(t, redrawn.Description, "9♣")
 	h.nextRound(stack(t, "TC 8S 6D 9H"))
 	h.clickTable(alice, "deal")
-	deal := h.tablePicture(msg, settled)
+	deal := h.tablePicture(msg, redrawn.ID)
 	assert.Len(t, h.fake.Attachments(msg), 1, "the new picture replaced the old one")
 	assert.Contains(t, deal.Description, "face down")
 	h.noFailures()
