@@ -265,6 +265,15 @@ func TestDefect11StopsCommitOnce(t *testing.T) {
 	r = h.cmd(carol, sub("start"))
 	require.True(t, r.Ephemeral, text(r.Message))
 	require.Eventually(t, func() bool { m := h.findTable(); return m != nil && m.ID != old }, 5*time.Second, 5*time.Millisecond, "no new table message")
+	// and wait for the bot to record it, a write of its own after the post
+	require.Eventually(t, func() bool {
+		tb, err := h.st.TableByChannel(context.Background(), guildID, channelID)
+		if err != nil {
+			return false
+		}
+		id, err := h.st.TableMessage(context.Background(), tb.ID)
+		return err == nil && id == h.findTable().ID
+	}, 5*time.Second, 5*time.Millisecond, "the new table's message is never recorded")
 	n = h.writesDuring(func() {
 		r := h.cmd(carol, sub("stop"))
 		require.True(t, r.Ephemeral)
