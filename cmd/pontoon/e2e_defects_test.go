@@ -332,27 +332,39 @@ func TestDefect07KillBeforeTheSettlementIsDrawn(t *testing.T) {
 	// store: the settlement's edit is then held (or still to come), and the kill loses it.
 	msg := table(fake).ID
 	deadline := time.Now().Add(60 * time.Second)
-	for {
+	// One hold at a time: an edit it catches is let go (the round is not over) and a
+	// new hold set; once the round is settled, the edit it catches (the settlement's,
+	// or one before it, which the settlement's then waits behind) is never let go.
+	hold := fake.HoldNext("PATCH /channels/" + channel + "/messages/" + msg)
+	for !roundFinished(t, db) {
 		require.True(t, time.Now().Before(deadline), "the round never settled")
-		hold := fake.HoldNext("PATCH /channels/" + channel + "/messages/" + msg)
+		select {
+		case <-hold.Arrived():
+			hold.Release()
+			hold = fake.HoldNext("PATCH /channels/" + channel + "/messages/" + msg)
+		default:
+		}
 		pressed := false
 		for _, m := range players {
-			pressed = press(t, fake, m) || pressed
-			if roundFinished(t, db) {
+			if pressed = press(t, fake, m) || pressed; roundFinished(t, db) {
 				break
 			}
 		}
-		if roundFinished(t, db) {
-			break
-		}
-		hold.Release()
 		if !pressed {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
 	require.NotContains(t, msgText(table(fake)), "The round is settled", "the settlement has not reached the table yet")
+	// The settlement's edit follows within EditDelay: it is the held one. Then the kill,
+	// and the edit is lost with the process.
+	select {
+	case <-hold.Arrived():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the settlement was never drawn")
+	}
 	require.NoError(t, p.cmd.Process.Kill())
 	_ = p.cmd.Wait()
+	hold.Fail(500, 0, "500: Internal Server Error")
 
 	p = startServe(t, bin, env, 1)
 	require.Eventually(t, func() bool { return strings.Contains(msgText(table(fake)), "The round is settled") },
