@@ -86,9 +86,9 @@ func (a tableAt) msg() *discordgo.Message {
 	return nil
 }
 
-// open starts a table with players[0] as host, seats the others, deals and has every
-// player but the banker stake 1: the round is then in play.
-func (a tableAt) open(logs func() string) {
+// deal starts a table with players[0] as host, seats the others and deals: the round
+// waits for the stakes.
+func (a tableAt) deal(logs func() string) {
 	t := a.t
 	_, err := a.fake.Command(a.guild, a.channel, players[0], "pontoon", []*discordgo.ApplicationCommandInteractionDataOption{{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}})
 	require.NoError(t, err)
@@ -104,6 +104,13 @@ func (a tableAt) open(logs func() string) {
 	r, err := a.fake.Click(a.channel, a.msg().ID, players[0], deal)
 	require.NoError(t, err)
 	require.Contains(t, msgText(r.Message), "Stakes: waiting for", "logs:\n%s", logs())
+}
+
+// open starts a table with players[0] as host, seats the others, deals and has every
+// player but the banker stake 1: the round is then in play.
+func (a tableAt) open(logs func() string) {
+	t := a.t
+	a.deal(logs)
 	staked := 0
 	for _, m := range players {
 		cards, _ := findID(a.msg(), "pt:cards:", "")

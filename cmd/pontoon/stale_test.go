@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
@@ -40,20 +39,7 @@ func TestHTTPReplicaRetriesAStaleCopy(t *testing.T) {
 	require.NoError(t, fake.SetInteractionsEndpoint("http://"+addr+"/"))
 	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
 
-	_, err := fake.Command(guild, channel, players[0], "pontoon", []*discordgo.ApplicationCommandInteractionDataOption{{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}})
-	require.NoError(t, err)
-	require.Eventually(t, func() bool { return tb.msg() != nil }, 10*time.Second, 10*time.Millisecond)
-	for _, m := range players[1:] {
-		join, ok := findID(tb.msg(), "pt:join:", "")
-		require.True(t, ok)
-		_, err := fake.Click(channel, tb.msg().ID, m, join)
-		require.NoError(t, err)
-	}
-	deal, ok := findID(tb.msg(), "pt:deal:", "")
-	require.True(t, ok)
-	r, err := fake.Click(channel, tb.msg().ID, players[0], deal)
-	require.NoError(t, err)
-	require.Contains(t, msgText(r.Message), "Stakes: waiting for", "logs:\n%s", p.logs.String())
+	tb.deal(p.logs.String)
 
 	// The two players who stake: everyone but the banker the cut chose.
 	ctx := context.Background()
