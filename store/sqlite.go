@@ -35,6 +35,7 @@ type writeReq struct {
 	ctx   context.Context
 	op    string // the method's name, for the commit observer
 	f     func(*txn) error
+	idle  func()       // instead of f: run outside any transaction, with no other write running (whileWriterIdle)
 	state atomic.Int32 // reqQueued, reqTaken or reqCancelled
 	err   error
 	done  chan struct{}
@@ -145,21 +146,25 @@ func (g *groupCommit) kickCheckpoint() {
 	}
 }
 
-// startWriter starts the writer and the checkpointer goroutines.
-func (s *Store) startWriter(ckpt *sql.DB) {
+// startWriter starts the writer goroutine, and the checkpointer's unless the
+// store's tests run its steps themselves (options.manualCheckpoints).
+func (s *Store) startWriter(ckpt *sql.DB, checkpointer bool) {
 	g := &s.group
 	g.wake = make(chan struct{}, 1)
 	g.quit = make(chan struct{})
 	g.kick = make(chan struct{}, 1)
-	g.wg.Add(2)
+	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()
 		s.writer()
 	}()
-	go func() {
-		defer g.wg.Done()
-		checkpointer(ckpt, g.kick, g.quit)
-	}()
+	if checkpointer {
+		g.wg.Add(1)
+		go func() {
+			defer g.wg.Done()
+			s.checkpointer(ckpt)
+		}()
+	}
 }
 
 // stopWriter lets the batch in progress finish, refuses what is still
@@ -201,9 +206,30 @@ func (s *Store) writer() {
 				break
 			}
 			g.mu.Unlock()
-			s.runGroup(batch)
+			s.runBatch(batch)
 			g.kickCheckpoint()
 		}
+	}
+}
+
+// runBatch runs a batch taken from the queue: its bodies in transactions, and
+// what must run with no transaction (whileWriterIdle) between them, in order.
+func (s *Store) runBatch(batch []*writeReq) {
+	for len(batch) > 0 {
+		if r := batch[0]; r.idle != nil {
+			if r.state.CompareAndSwap(reqQueued, reqTaken) {
+				r.idle()
+				close(r.done)
+			}
+			batch = batch[1:]
+			continue
+		}
+		n := 1
+		for n < len(batch) && batch[n].idle == nil {
+			n++
+		}
+		s.runGroup(batch[:n])
+		batch = batch[n:]
 	}
 }
 
@@ -300,20 +326,80 @@ const checkpointInterval = 100 * time.Millisecond
 // pages, and that commit, with its caller, would wait for the copy and its
 // fsync: the p99 of commit latency. A PASSIVE checkpoint waits for no reader
 // and no writer; what it cannot copy yet it copies next time.
-func checkpointer(db *sql.DB, kick <-chan struct{}, quit <-chan struct{}) {
+//
+// Under a steady stream of commits that is not enough: each checkpoint copies the
+// log as it was when it began, commits go on appending meanwhile, so the log is
+// never wholly copied, SQLite never starts it again from the top, and it grows for
+// as long as the stream lasts, every commit writing into fresh file blocks (the
+// kernel allocates and zeroes each: measured, a quarter of a commit's time, more
+// for a commit of several pages). So when a checkpoint leaves frames behind, a
+// second one copies just those while the writer holds back (s.whileWriterIdle):
+// a few pages and the fsyncs, a fraction of a millisecond every 100 ms, after
+// which the next commit starts the log again from the top.
+func (s *Store) checkpointer(db *sql.DB) {
+	g := &s.group
 	for {
 		select {
-		case <-quit:
+		case <-g.quit:
 			return
-		case <-kick:
+		case <-g.kick:
 		}
-		// Errors are not fatal: the log keeps the commits, and the next
-		// checkpoint (or closing the last connection) copies them.
-		_, _ = db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+		s.checkpointStep(db)
 		select {
-		case <-quit:
+		case <-g.quit:
 			return
 		case <-time.After(checkpointInterval):
 		}
+	}
+}
+
+// checkpointStep is one round of the checkpointer: a checkpoint while commits go
+// on, then a second one for what they wrote meanwhile, with commits held back. A
+// commit under way while the first ran began reading the log as it was, so it
+// appends to it even if the first copied everything; only a log wholly copied
+// with no transaction open lets the next commit start it again from the top.
+// Errors are not fatal: the log keeps the commits, and the next checkpoint (or
+// closing the last connection) copies them.
+func (s *Store) checkpointStep(db *sql.DB) {
+	if checkpoint(db) {
+		s.whileWriterIdle(func() { checkpoint(db) })
+	}
+}
+
+// checkpoint runs a PASSIVE checkpoint and reports whether the log held any
+// frames; false also when it failed (a second try at once would do no better).
+func checkpoint(db *sql.DB) bool {
+	var busy, frames, copied int
+	if err := db.QueryRow(`PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &frames, &copied); err != nil {
+		return false
+	}
+	return frames > 0
+}
+
+// whileWriterIdle runs f while no write transaction of this store runs: it takes
+// the write path as a writer would (writeSQLite), so commits queue behind f, and
+// hands it on when f returns.
+func (s *Store) whileWriterIdle(f func()) {
+	g := &s.group
+	g.mu.Lock()
+	if !g.busy {
+		g.busy = true
+		g.mu.Unlock()
+		f()
+		g.mu.Lock()
+		if len(g.queue) == 0 {
+			g.busy = false
+		} else {
+			g.signal()
+		}
+		g.mu.Unlock()
+		return
+	}
+	r := &writeReq{ctx: context.Background(), op: "checkpoint", idle: f, done: make(chan struct{})}
+	g.queue = append(g.queue, r)
+	g.mu.Unlock()
+	select {
+	case <-r.done:
+	case <-g.quit:
 	}
 }

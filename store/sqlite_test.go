@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"os"
 	"sync"
@@ -117,4 +118,59 @@ func TestCheckpointer(t *testing.T) {
 		st, err := os.Stat(s.Path())
 		return err == nil && st.Size() > before.Size()
 	}, 5*time.Second, 10*time.Millisecond, "the log was copied into the file")
+}
+
+// walFrames reads how many frames the write-ahead log holds, from its index's
+// header (sqlite.org/walformat.html: mxFrame at byte 16, in the machine's byte order,
+// little endian wherever the store runs).
+func walFrames(t *testing.T, s *Store) uint32 {
+	t.Helper()
+	b, err := os.ReadFile(s.Path() + "-shm")
+	require.NoError(t, err)
+	return binary.LittleEndian.Uint32(b[16:20])
+}
+
+// TestCheckpointerRestartsTheLog: under a steady stream of commits a checkpoint
+// never finds the log wholly copied, so SQLite would never start it again from the
+// top and it would grow for as long as the stream lasts. The checkpointer's step
+// copies what the stream wrote meanwhile with the writer held back, so the next
+// commit starts the log from the top.
+func TestCheckpointerRestartsTheLog(t *testing.T) {
+	ctx := context.Background()
+	// No checkpointer goroutine beside the test's step: a checkpoint copying at the
+	// moment a transaction begins keeps that one from starting the log again.
+	s := sqliteBackend.open(t, func(o *options) { o.manualCheckpoints = true })
+	for i := range 200 {
+		_, _, err := s.EnsureWallet(ctx, "g", "m"+itoa(int64(i)), 10, t0)
+		require.NoError(t, err)
+	}
+	before := walFrames(t, s)
+	require.Greater(t, before, uint32(400), "no checkpoint has run yet")
+
+	stop, done := make(chan struct{}), make(chan error)
+	go func() { // the stream: one commit after another, until told to stop
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				for j := range 5 { // a few more after the step
+					if _, _, err := s.EnsureWallet(ctx, "g", "after"+itoa(int64(j)), 10, t0); err != nil {
+						done <- err
+						return
+					}
+				}
+				done <- nil
+				return
+			default:
+			}
+			if _, _, err := s.EnsureWallet(ctx, "g", "s"+itoa(int64(i)), 10, t0); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	s.checkpointStep(s.ckpt)
+	close(stop)
+	require.NoError(t, <-done)
+	after := walFrames(t, s)
+	assert.Less(t, after, before/2, "the log started again from the top (%d frames before the step, %d after)", before, after)
 }

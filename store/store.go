@@ -48,6 +48,9 @@ type Option func(*options)
 type options struct {
 	synchronous string
 	observe     func(op string) func(error) // WithCommitObserver (observe.go); nil: none
+	// manualCheckpoints: no checkpointer goroutine; the store's own tests run its
+	// steps themselves, with no other checkpoint running beside them.
+	manualCheckpoints bool
 }
 
 // Synchronous sets how durable a commit is: "normal" (the default) or
@@ -153,7 +156,7 @@ func openSQLite(ctx context.Context, path string, o options) (*Store, error) {
 	}
 	ckpt.SetMaxOpenConns(1)
 	s.ckpt = ckpt
-	s.startWriter(ckpt)
+	s.startWriter(ckpt, !o.manualCheckpoints)
 	return s, nil
 }
 
