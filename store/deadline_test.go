@@ -44,8 +44,11 @@ func TestTurnDeadlineFollowsTheRound(t *testing.T) {
 		assert.False(t, ok, "the claim was of a deadline set again since")
 		require.NoError(t, s.FinishDeadline(ctx, got[0], "A"))
 		require.Len(t, turn(), 1, "finishing a deadline set again since leaves the new one")
+		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 2, Member: "bob", Verb: "stick", Now: t0.Add(80 * time.Second)}))
+		require.Equal(t, []Deadline{{TableID: tb.ID, Kind: DeadlineTurn, Due: t0.Add(2 * time.Minute)}}, turn(),
+			"an action with no TurnDue leaves the deadline as it was")
 
-		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 2, Member: "alice", Verb: "stay", Now: t0.Add(90 * time.Second),
+		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 3, Member: "alice", Verb: "stay", Now: t0.Add(90 * time.Second),
 			TurnDue: t0.Add(time.Hour), Finish: &RoundFinish{BankOwner: "alice"}}))
 		require.Empty(t, turn(), "the settlement ends the round's timer")
 

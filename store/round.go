@@ -169,8 +169,10 @@ type ApplyParams struct {
 	Transfers []Transfer
 	Finish    *RoundFinish // non-nil when this action ends the round
 	// TurnDue is when the round's next decisions time out (R7.4), kept as the table's
-	// turn deadline (deadline.go) in the action's transaction; zero (and always with
-	// Finish) deletes it.
+	// turn deadline (deadline.go) in the action's transaction. Zero leaves the deadline
+	// as it is, and costs no statement: a process that keeps turn deadlines in the store
+	// (shared tables) gives every action after which the round goes on its next one,
+	// and a process that does not never wrote one. Finish always deletes it.
 	TurnDue time.Time
 }
 
@@ -363,12 +365,15 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
 	if err := moveAll(ctx, tx, guild, p.Transfers, p.Verb, ref); err != nil {
 		return err
 	}
-	due := p.TurnDue
-	if p.Finish != nil {
-		due = time.Time{}
-	}
-	if err := turnDeadline(ctx, tx, tableID, due); err != nil {
-		return err
+	switch {
+	case p.Finish != nil:
+		if err := turnDeadline(ctx, tx, tableID, time.Time{}); err != nil {
+			return err
+		}
+	case !p.TurnDue.IsZero():
+		if err := turnDeadline(ctx, tx, tableID, p.TurnDue); err != nil {
+			return err
+		}
 	}
 	if p.Finish != nil {
 		if _, err := tx.ExecContext(ctx, `UPDATE rounds SET finished_at = ?, result = ? WHERE id = ?`,
