@@ -41,6 +41,7 @@ type Config struct {
 	Log      Log
 	Game     Game
 	Admin    Admin
+	Runtime  Runtime
 }
 
 // Discord is how the bot reaches Discord.
@@ -87,6 +88,23 @@ type Admin struct {
 	Listen string
 }
 
+// Runtime tunes the Go runtime the bot runs on. The defaults are measured
+// (README, "Measured"): the bot's work is small pieces of I/O, and with one
+// processor per CPU the runtime spends about a quarter of the bot's CPU waking
+// idle threads to run them; one processor serves about a thousand
+// interactions a second, and a bigger bot grows by processes (shards, HTTP
+// replicas), not threads.
+type Runtime struct {
+	// MaxProcs is GOMAXPROCS, the goroutines that run at once: 0 leaves Go's
+	// default (one per CPU the process may use). The GOMAXPROCS variable, when
+	// set, wins.
+	MaxProcs int
+	// GCPercent is GOGC, how far the heap grows past what the last collection
+	// kept before the next one: 100 is Go's default. The GOGC variable, when
+	// set, wins.
+	GCPercent int
+}
+
 // Game holds the defaults of the tables and of the economy.
 type Game struct {
 	TurnTimer     time.Duration // how long a player has to act (RULES.md R7.4)
@@ -127,6 +145,7 @@ func Default() Config {
 		Discord:  Discord{APIURL: "https://discord.com"},
 		Database: Database{Path: "pontoon.db", Synchronous: "normal"},
 		Log:      Log{Level: "info", Format: "text"},
+		Runtime:  Runtime{MaxProcs: 1, GCPercent: 200},
 		Game: Game{
 			TurnTimer:     60 * time.Second,
 			StartingChips: 1000,
@@ -222,6 +241,10 @@ var fields = []field{
 		func(c *Config, v any) error { return decodeDuration(v, &c.Game.BidWindow) }},
 	{"admin.listen", func(c *Config) any { return c.Admin.Listen },
 		func(c *Config, v any) error { return decodeString(v, &c.Admin.Listen) }},
+	{"runtime.max_procs", func(c *Config) any { return int64(c.Runtime.MaxProcs) },
+		func(c *Config, v any) error { return decodeSmallInt(v, &c.Runtime.MaxProcs) }},
+	{"runtime.gc_percent", func(c *Config) any { return int64(c.Runtime.GCPercent) },
+		func(c *Config, v any) error { return decodeSmallInt(v, &c.Runtime.GCPercent) }},
 }
 
 const rulesKey = "game.rules"

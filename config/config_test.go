@@ -45,6 +45,7 @@ func TestDefaults(t *testing.T) {
 		Game: config.Game{TurnTimer: 60 * time.Second, StartingChips: 1000, DailyAmount: 200,
 			DailyCooldown: 24 * time.Hour, Rules: config.DefaultRules(), BankOfferTTL: 2 * time.Minute,
 			BidWindow: 60 * time.Second},
+		Runtime: config.Runtime{MaxProcs: 1, GCPercent: 200},
 	}, c)
 
 	// The defaults are valid but for the missing token.
@@ -299,6 +300,8 @@ func TestValidateErrors(t *testing.T) {
 		{map[string]string{"PONTOON_DATABASE_URL": "postgres:///x?password=sekrit"}, "config: database.url has no host"},
 		{map[string]string{"PONTOON_DATABASE_URL": "postgres://u:sekrit@[::1/x"}, "config: database.url is not a URL"},
 		{map[string]string{"PONTOON_DATABASE_SYNCHRONOUS": "off"}, `config: database.synchronous is "off", must be normal or full; set PONTOON_DATABASE_SYNCHRONOUS`},
+		{map[string]string{"PONTOON_RUNTIME_MAX_PROCS": "-1"}, `config: runtime.max_procs is -1, must be from 0 (one per CPU) to 1024`},
+		{map[string]string{"PONTOON_RUNTIME_GC_PERCENT": "10"}, `config: runtime.gc_percent is 10, must be from 25 to 1000 (100 is Go's default)`},
 		{map[string]string{"PONTOON_ADMIN_LISTEN": "9464"}, `config: admin.listen is "9464", must be host:port such as 127.0.0.1:9464`},
 		{map[string]string{"PONTOON_ADMIN_LISTEN": "127.0.0.1:"}, `config: admin.listen is "127.0.0.1:", must be host:port`},
 	}

@@ -90,6 +90,12 @@ func (c Config) Validate() error {
 			return bad("admin.listen", "is %s, must be host:port such as 127.0.0.1:9464, or empty for none", show(l))
 		}
 	}
+	if r := c.Runtime; r.MaxProcs < 0 || r.MaxProcs > 1024 {
+		return bad("runtime.max_procs", "is %d, must be from 0 (one per CPU) to 1024", r.MaxProcs)
+	}
+	if r := c.Runtime; r.GCPercent < 25 || r.GCPercent > 1000 {
+		return bad("runtime.gc_percent", "is %d, must be from 25 to 1000 (100 is Go's default)", r.GCPercent)
+	}
 	return nil
 }
 

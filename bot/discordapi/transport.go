@@ -1,8 +1,10 @@
 package discordapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -97,6 +99,36 @@ func (t *rewriteTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	return t.next.RoundTrip(out)
 }
 
+// deadlineTransport gives every request a deadline timeout away, over reading the
+// response body too: the deadline is cancelled when the body is closed.
+type deadlineTransport struct {
+	next    http.RoundTripper
+	timeout time.Duration
+}
+
+func (t *deadlineTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
+	resp, err := t.next.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+	return resp, nil
+}
+
+// cancelOnClose is a response body that releases its request's deadline when closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
 // NewSession returns a discordgo bot session ("Bot " + token) whose REST
 // requests go to baseURL through NewTransport.
 //
@@ -128,6 +160,14 @@ func NewSession(token, baseURL string, client *http.Client) (*discordgo.Session,
 	rt, err := NewTransport(baseURL, c.Transport)
 	if err != nil {
 		return nil, err
+	}
+	if c.Timeout > 0 {
+		// The client's timeout moves into the transport: http.Client enforces its own
+		// Timeout, for a transport it does not know (ours wraps one), with a timer and a
+		// goroutine per request, a tenth of a REST call's CPU. A context deadline does
+		// the same job with neither.
+		rt = &deadlineTransport{next: rt, timeout: c.Timeout}
+		c.Timeout = 0
 	}
 	c.Transport = rt
 

@@ -1,6 +1,7 @@
 package discordapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -138,4 +140,34 @@ func TestNewSession(t *testing.T) {
 		require.Error(t, err)
 		assert.NotContains(t, err.Error(), token, "errors must never contain the token")
 	}
+}
+
+// The client's timeout still ends a request that stalls, the response body's read
+// included, once NewSession has moved it from the client into the transport.
+func TestNewSessionKeepsTheClientTimeout(t *testing.T) {
+	release := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v9/stall" {
+			w.Header().Set("Content-Length", "100")
+			_, _ = w.Write([]byte("{"))
+			w.(http.Flusher).Flush()
+			select { // the body never completes
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer ts.Close()
+	defer close(release)
+
+	s, err := discordapi.NewSession("tok", ts.URL, &http.Client{Timeout: 300 * time.Millisecond})
+	require.NoError(t, err)
+	assert.Zero(t, s.Client.Timeout, "the timeout moved into the transport")
+
+	_, err = s.RequestWithBucketID(http.MethodGet, "https://discord.com/api/v9/stall", nil, "stall")
+	require.Error(t, err, "a body that never completes times out")
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+
 }

@@ -6,5 +6,8 @@ import (
 )
 
 func main() {
+	// The binary tunes the Go runtime from runtime.* (serve's tuneRuntime); tests that
+	// run Main inside their own process leave theirs alone.
+	tuneRuntime = true
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -79,6 +79,9 @@ func serve(parent context.Context, stderr io.Writer) error {
 		return exitError{2}
 	}
 	log := newLogger(cfg, stderr)
+	if tuneRuntime {
+		applyRuntime(cfg.Runtime, log)
+	}
 	// discordgo logs through a package variable; its session's level is set in OnSession.
 	discordgo.Logger = logging.Discordgo(log)
 	if parent == nil {

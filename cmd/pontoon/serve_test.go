@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -259,5 +260,37 @@ func TestServeBadConfig(t *testing.T) {
 		require.Len(t, lines, 1, "one line: %q", out)
 		assert.Contains(t, lines[0], tc.want)
 		assert.NotContains(t, string(out), token)
+	}
+}
+
+// The binary runs the Go runtime as runtime.* says (one processor and a collector at 200
+// by default), and the GOMAXPROCS and GOGC variables win over the configuration.
+func TestServeTunesTheRuntime(t *testing.T) {
+	bin := buildBinary(t)
+	fake := discordtest.New(t, discordtest.WithToken(token))
+	fake.AddGuild(guild, "en-US")
+	var base []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOMAXPROCS=") && !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "PONTOON_") {
+			base = append(base, kv)
+		}
+	}
+	base = append(base, "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
+		"PONTOON_DATABASE_PATH="+filepath.Join(t.TempDir(), "pontoon.db"), "PONTOON_LOG_FORMAT=json")
+	for _, c := range []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{"defaults", nil, `"gomaxprocs":1,"gc_percent":200`},
+		{"configured", []string{"PONTOON_RUNTIME_MAX_PROCS=2", "PONTOON_RUNTIME_GC_PERCENT=150"}, `"gomaxprocs":2,"gc_percent":150`},
+		{"the variables win", []string{"PONTOON_RUNTIME_MAX_PROCS=1", "GOMAXPROCS=3", "GOGC=300"}, `"gomaxprocs":3,"gc_percent":300`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := startServe(t, bin, append(slices.Clone(base), c.env...), 1)
+			require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+			_ = p.cmd.Wait()
+			assert.Contains(t, p.logs.String(), `"msg":"go runtime",`+c.want)
+		})
 	}
 }
