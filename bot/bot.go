@@ -34,6 +34,7 @@ type Store interface {
 	statsStore
 	fairStore
 	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
+	PruneOffers(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
 }
 
 // economyStore is what /pontoon balance, leaderboard, daily, give and grant use.
@@ -257,7 +258,9 @@ func (b *Bot) Close() error {
 func (b *Bot) now() time.Time { return b.opt.Now().UTC().Truncate(time.Millisecond) }
 
 // pruneLoop forgets interaction ids once Discord can no longer redeliver them (an
-// interaction token lives 15 minutes), so the dedup table stays small.
+// interaction token lives 15 minutes), so the dedup table stays small, and the bank
+// offers of shared tables a day after they ended (a late click on one is told it
+// expired either way).
 func (b *Bot) pruneLoop() {
 	tick := time.NewTicker(10 * time.Minute)
 	defer tick.Stop()
@@ -269,6 +272,9 @@ func (b *Bot) pruneLoop() {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			if _, err := b.st.PruneInteractions(ctx, b.now(), time.Hour); err != nil {
 				b.log.Warn("pruning interaction ids", "err", err)
+			}
+			if _, err := b.st.PruneOffers(ctx, b.now(), 24*time.Hour); err != nil {
+				b.log.Warn("pruning ended bank offers", "err", err)
 			}
 			cancel()
 		}

@@ -91,6 +91,25 @@ func TestBankOffers(t *testing.T) {
 		_, err = s.EndOffer(ctx, "o3", OfferExpired)
 		assert.ErrorIs(t, err, ErrOfferEnded, "an offer expires once")
 		assert.Empty(t, deadlines())
+
+		// Ended offers are pruned a while after their expiry; an open one never is.
+		fourth := BankOffer{ID: "o4", TableID: tb.ID, Channel: "c", Seller: "bob", Buyer: "carol", Price: 5, Expires: exp}
+		_, err = s.OpenOffer(ctx, fourth)
+		require.NoError(t, err)
+		n, err := s.PruneOffers(ctx, exp.Add(30*time.Minute), time.Hour)
+		require.NoError(t, err)
+		assert.Zero(t, n, "nothing ended an hour before")
+		n, err = s.PruneOffers(ctx, exp.Add(time.Hour+30*time.Second), time.Hour)
+		require.NoError(t, err)
+		assert.EqualValues(t, 2, n, "o1 (replaced) and o3 (expired); o2 (accepted) expires a minute later")
+		n, err = s.PruneOffers(ctx, exp.Add(2*time.Hour), time.Hour)
+		require.NoError(t, err)
+		assert.EqualValues(t, 1, n, "o2")
+		_, err = s.Offer(ctx, "o3")
+		assert.ErrorIs(t, err, ErrNotFound)
+		got, err = s.Offer(ctx, "o4")
+		require.NoError(t, err)
+		assert.Equal(t, OfferOpen, got.Status, "an open offer stays, however old")
 		requireAudit(t, s)
 	})
 }
