@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
@@ -209,8 +210,11 @@ func TestDefect05KittyShownAfterTheBankerLeaves(t *testing.T) {
 
 // shootRoundPlayed is a Shoot table (alice banks, kitty 100) after one round: bob busts
 // with a shoot bet, so the kitty holds 130 (R9.6); alice has 920, bob 960, carol 990.
-func shootRoundPlayed(t *testing.T) *harness {
-	h := newHarness(t, nil)
+func shootRoundPlayed(t *testing.T) *harness { return shootRoundPlayedWith(t, nil) }
+
+// shootRoundPlayedWith is shootRoundPlayed on a bot with mod's options.
+func shootRoundPlayedWith(t *testing.T, mod func(*bot.Options)) *harness {
+	h := newHarness(t, mod)
 	h.seat(alice, shootOpts(), bob, carol)
 	h.deck.push(cutFor(t, 0, 3))
 	h.clickTable(bob, "deal")

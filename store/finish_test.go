@@ -79,27 +79,39 @@ func TestFinishRecordsTheTablesNextStep(t *testing.T) {
 	})
 }
 
-// The open tables whose latest round settled recently are the ones a restart redraws.
-func TestRecentlySettledTables(t *testing.T) {
+// The open tables whose latest round settled recently, or whose seats or bank changed
+// recently, are the ones a restart redraws.
+func TestRecentlyChangedTables(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bk backend) {
 		ctx := context.Background()
 		s := bk.open(t)
 		wallets(t, s, "g", 100, "alice", "bob")
-		settled, r := openTableWithRound(t, s, "g", "c1", "alice", "bob")
+		ids := func(since time.Time) []int64 {
+			t.Helper()
+			got, err := s.RecentlyChangedTables(ctx, since)
+			require.NoError(t, err)
+			var ids []int64
+			for _, tb := range got {
+				ids = append(ids, tb.ID)
+			}
+			return ids
+		}
+		settled, r := openTableWithRound(t, s, "g", "c1", "alice", "bob") // seated at t0
 		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "alice", Verb: "stay", Now: t0.Add(time.Minute),
 			Finish: &RoundFinish{BankOwner: "alice"}}))
-		openTableWithRound(t, s, "g", "c2", "alice", "bob") // in play: recovery's, not this
+		other, _ := openTableWithRound(t, s, "g", "c2", "alice", "bob")
 
-		got, err := s.RecentlySettledTables(ctx, t0)
-		require.NoError(t, err)
-		require.Len(t, got, 1)
-		assert.Equal(t, settled.ID, got[0].ID)
-		got, err = s.RecentlySettledTables(ctx, t0.Add(2*time.Minute))
-		require.NoError(t, err)
-		assert.Empty(t, got, "settled before since")
-		require.NoError(t, s.CloseTable(ctx, settled.ID, t0.Add(time.Minute)))
-		got, err = s.RecentlySettledTables(ctx, t0)
-		require.NoError(t, err)
-		assert.Empty(t, got, "closed tables are not redrawn")
+		assert.ElementsMatch(t, []int64{settled.ID, other.ID}, ids(t0), "both seated at t0")
+		assert.Equal(t, []int64{settled.ID}, ids(t0.Add(time.Second)), "settled at t0+1m")
+		assert.Empty(t, ids(t0.Add(2*time.Minute)), "nothing since")
+
+		require.NoError(t, s.SetSeats(ctx, other.ID, []string{"bob", "alice"}, t0.Add(3*time.Minute)))
+		assert.Equal(t, []int64{other.ID}, ids(t0.Add(2*time.Minute)), "a change of seats")
+		bob := "bob"
+		require.NoError(t, s.UpdateBank(ctx, BankParams{TableID: settled.ID, BankOwner: &bob, Now: t0.Add(4 * time.Minute)}))
+		assert.Equal(t, []int64{settled.ID}, ids(t0.Add(4*time.Minute)), "a change of the bank")
+
+		require.NoError(t, s.CloseTable(ctx, settled.ID, t0.Add(5*time.Minute)))
+		assert.Equal(t, []int64{other.ID}, ids(t0), "closed tables are not redrawn")
 	})
 }

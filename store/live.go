@@ -20,10 +20,11 @@ func (s *Store) UnpostedTables(ctx context.Context) ([]Table, error) {
 	return tablesWhere(ctx, tx, `status = 'open' AND id NOT IN (SELECT table_id FROM table_messages)`)
 }
 
-// RecentlySettledTables returns the open tables whose latest round finished at since or
-// later. A restart redraws them: the settlement's public edit comes a moment after its
-// commit, so a process killed in between left their message showing the round in play.
-func (s *Store) RecentlySettledTables(ctx context.Context, since time.Time) ([]Table, error) {
+// RecentlyChangedTables returns the open tables whose latest round finished at since or
+// later, or whose seats or bank changed then (SetSeats, UpdateBank): after a kill, the
+// edit that would have shown the settlement or the change may have died with the
+// process, and the restart redraws them.
+func (s *Store) RecentlyChangedTables(ctx context.Context, since time.Time) ([]Table, error) {
 	if err := checkNow(since); err != nil {
 		return nil, err
 	}
@@ -32,8 +33,9 @@ func (s *Store) RecentlySettledTables(ctx context.Context, since time.Time) ([]T
 		return nil, err
 	}
 	defer tx.Rollback()
-	return tablesWhere(ctx, tx, `status = 'open' AND id IN (SELECT r.table_id FROM rounds r
-		WHERE r.number = tables.round_number AND r.table_id = tables.id AND r.finished_at >= ?)`, formatTime(since))
+	at := formatTime(since)
+	return tablesWhere(ctx, tx, `status = 'open' AND (changed_at >= ? OR id IN (SELECT r.table_id FROM rounds r
+		WHERE r.number = tables.round_number AND r.table_id = tables.id AND r.finished_at >= ?))`, at, at)
 }
 
 // SetStopping records (or withdraws) that an open table closes when its round settles.

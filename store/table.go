@@ -258,11 +258,24 @@ func (s *Store) SetSeatsAndPack(ctx context.Context, tableID int64, members []st
 				return fmt.Errorf("store: set seats: %w", err)
 			}
 		}
+		if err := tableChanged(ctx, tx, tableID, now); err != nil {
+			return err
+		}
 		if pending != nil {
 			return setPendingPack(ctx, tx, tableID, *pending, pack)
 		}
 		return nil
 	})
+}
+
+// tableChanged records that what a table shows between rounds changed at now (its
+// seats, its bank), in the transaction that changes it: RecentlyChangedTables finds
+// it after a restart.
+func tableChanged(ctx context.Context, tx *txn, tableID int64, now time.Time) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE tables SET changed_at = ? WHERE id = ?`, formatTime(now), tableID); err != nil {
+		return fmt.Errorf("store: table changed: %w", err)
+	}
+	return nil
 }
 
 // SetRules replaces an open table's house rules (JSON, opaque to the store).
@@ -370,6 +383,9 @@ func (s *Store) UpdateBank(ctx context.Context, p BankParams) error {
 			return err
 		}
 		if err := moveAll(ctx, tx, t.Guild, p.Transfers, reason, ledgerRef{table: p.TableID, now: p.Now}); err != nil {
+			return err
+		}
+		if err := tableChanged(ctx, tx, p.TableID, p.Now); err != nil {
 			return err
 		}
 		if p.BankOwner != nil {

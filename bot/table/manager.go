@@ -398,13 +398,14 @@ func (m *Manager) Recover(ctx context.Context) error {
 		t.restart = restartPost
 		loaded[t.id] = t
 	}
-	// A round settled just before the kill: its settlement may never have reached the
-	// table's message, which would show the round in play for ever.
-	settled, err := m.st.RecentlySettledTables(ctx, m.now().Add(-redrawSettledWithin))
+	// A round settled just before the kill, or the seats or the bank changed between
+	// rounds: the edit that would have shown it may never have reached the table's
+	// message, which would show the round in play for ever, or the old kitty.
+	changed, err := m.st.RecentlyChangedTables(ctx, m.now().Add(-redrawChangedWithin))
 	if err != nil {
 		return err
 	}
-	for _, tb := range settled {
+	for _, tb := range changed {
 		if !serves(tb.Guild) || loaded[tb.ID] != nil {
 			continue
 		}
@@ -413,10 +414,12 @@ func (m *Manager) Recover(ctx context.Context) error {
 			m.log.Error("table not recovered", "table", tb.ID, "err", err)
 			continue
 		}
-		if g, err := m.settledGame(ctx, t.round); err != nil {
-			m.log.Warn("settled round not replayed; the table is redrawn without it", "table", tb.ID, "err", err)
-		} else {
-			t.g = g // the table shows the settlement, as it would have
+		if t.round.ID != 0 && t.round.Finished() {
+			if g, err := m.settledGame(ctx, t.round); err != nil {
+				m.log.Warn("settled round not replayed; the table is redrawn without it", "table", tb.ID, "err", err)
+			} else {
+				t.g = g // the table shows the last settlement, as it did before
+			}
 		}
 		t.restart = restartRound
 		loaded[t.id] = t
@@ -465,10 +468,11 @@ func (m *Manager) settledGame(ctx context.Context, r store.Round) (*game.Game, e
 	return g, nil
 }
 
-// redrawSettledWithin is how recently a table's last round must have settled for a
-// restart to redraw it: far longer than an edit takes to follow its commit (EditDelay,
-// rate limits), and short enough that a restart after a quiet night redraws nothing.
-const redrawSettledWithin = 10 * time.Minute
+// redrawChangedWithin is how recently a table's last round must have settled, or its
+// seats or bank changed, for a restart to redraw it: far longer than an edit takes to
+// follow its commit (EditDelay, rate limits), and short enough that a restart after a
+// quiet night redraws nothing.
+const redrawChangedWithin = 10 * time.Minute
 
 // restartState says what a restart must do for a table.
 type restartState int

@@ -37,7 +37,7 @@ type Store interface {
 	TableByChannel(ctx context.Context, guild, channel string) (store.Table, error)
 	UnpostedTables(ctx context.Context) ([]store.Table, error)
 	StoppingTables(ctx context.Context) ([]store.Table, error)
-	RecentlySettledTables(ctx context.Context, since time.Time) ([]store.Table, error)
+	RecentlyChangedTables(ctx context.Context, since time.Time) ([]store.Table, error)
 	Stopping(ctx context.Context, tableID int64) (bool, error)
 	TableMessage(ctx context.Context, tableID int64) (string, error)
 	TableState(ctx context.Context, tableID int64) (store.TableState, error)
