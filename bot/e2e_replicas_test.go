@@ -4,10 +4,12 @@ import (
 	"context"
 	"log/slog"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/bot/httpin"
@@ -143,4 +145,60 @@ func TestHTTPReplicaTimesOutATableOfAReplicaGone(t *testing.T) {
 	ds, err := obs.Deadlines(ctx, tb.ID)
 	require.NoError(t, err)
 	require.Empty(t, ds, "a settled round leaves no timer behind")
+}
+
+// Two replicas on one PostgreSQL (issue 9): replica A times carol out (R7.4) and its
+// table says so; then replica B, whose copy of the table is stale, redraws it for a stop
+// asked during the round. The notice comes from the round's actions in the store, not
+// from A's memory, so B's table still says who ran out of time.
+func TestHTTPReplicaKeepsTheTimeoutNoticeOfAnother(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	fake := discordtest.New(t, discordtest.WithToken("test-token"))
+	fake.AddGuild(guildID, "en-US")
+	fake.AddChannel(guildID, channelID)
+	for _, m := range []string{alice, bob, carol} {
+		fake.AddMember(guildID, m, "player"+m[len(m)-1:], 0, "en-US")
+	}
+	const turn = time.Minute
+	dk := &deck{}
+	opt := bot.Options{Token: "test-token", APIURL: fake.URL(), AppID: fake.AppID, TurnTimer: turn, EditDelay: 10 * time.Millisecond,
+		EditWait: 5 * time.Second, Deck: dk.next, StartingChips: 1000, DailyAmount: 200, Scale: bot.Scale{HTTP: true},
+		Logger: slog.New(slog.DiscardHandler)}
+	a := startReplica(t, fake, url, opt)
+	b := startReplica(t, fake, url, opt)
+	obs, err := store.Open(context.Background(), url)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = obs.Close() })
+	require.NoError(t, fake.SetInteractionsEndpoint(a.srv.URL))
+	h := &harness{t: t, fake: fake, st: obs, deck: dk}
+
+	h.seat(alice, nil, bob, carol)
+	h.deal(alice, 0, "2C 3C 4C 5C 6C 7C 8C 9C")
+	h.amount(bob, game.VerbStake, 10)
+	a.clock.Advance(turn) // A's clock first: A times carol out
+	// A applies the timeout on its own goroutine, and its edit of the table follows
+	// EditDelay after on A's clock: move A's clock on until the table shows it.
+	notice := "<@" + carol + "> ran out of time."
+	var moved time.Duration
+	require.Eventually(t, func() bool {
+		a.clock.Advance(10 * time.Millisecond)
+		moved += 10 * time.Millisecond
+		m := h.findTable()
+		return m != nil && strings.Contains(text(m), notice)
+	}, 10*time.Second, 20*time.Millisecond, "A's table never showed the timeout")
+	b.clock.Advance(turn + moved) // then B's, to the same time: the next turn is not due yet
+
+	require.NoError(t, fake.SetInteractionsEndpoint(b.srv.URL))
+	// B may wait for A's lease on the table, so its answer may come as an edit of a
+	// deferred one.
+	r := h.cmd(alice, sub("stop"))
+	answer := r.Message
+	if r.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		answer, err = r.WaitEdit(30 * time.Second)
+		require.NoError(t, err)
+	}
+	require.Contains(t, text(answer), "close when this round is settled")
+	m := h.waitTable("The table closes after this round.")
+	require.Contains(t, text(m), notice, "replica B's table lost the notice:\n%s", text(m))
+	h.noFailures()
 }

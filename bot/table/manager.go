@@ -371,6 +371,7 @@ func (m *Manager) Recover(ctx context.Context) error {
 				last = a.CreatedAt
 			}
 			t.recovered = true
+			t.notice = timedOutNotice(r.Actions)
 			t.deadline = last.Add(t.turn) // R7.4: a timer that ran out while the bot was down fires at start
 			if sh := m.opt.Shared; sh != nil {
 				// A round dealt before the store kept turn deadlines gets one now.

@@ -161,6 +161,7 @@ func (m *Manager) rebuild(ctx context.Context, t *Table) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.g, t.seq = g, len(actions)
+	t.notice = timedOutNotice(actions)
 	last := t.round.StartedAt
 	for _, a := range actions {
 		t.mseq[a.Member]++

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
 )
 
 func (t *Table) stopTimer() {
@@ -52,6 +53,26 @@ func (t *Table) onTimer(gen int) {
 		return
 	}
 	t.timeOut(ctx)
+}
+
+// timedOutNotice is the notice a table shows after a round's actions: the members
+// timed out since the last decision anyone made (R7.4), as timeOut notes them and the
+// next action clears them; nil when the last action is not a timeout. A copy of the
+// table rebuilt from the store (another replica's, a restart's) shows what the process
+// that timed them out showed.
+func timedOutNotice(actions []store.Action) *Notice {
+	i := len(actions)
+	for i > 0 && actions[i-1].Verb == string(game.VerbTimeout) {
+		i--
+	}
+	if i == len(actions) {
+		return nil
+	}
+	members := make([]string, 0, len(actions)-i)
+	for _, a := range actions[i:] {
+		members = append(members, a.Member)
+	}
+	return &Notice{Kind: NoticeTimedOut, Members: members}
 }
 
 // timeOut applies a timeout to everyone the round waits on (R7.4), notes it on the
