@@ -2,7 +2,6 @@ package bot_test
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -10,9 +9,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot"
-	"github.com/pontoon-bot/pontoon/bot/discordtest"
-	"github.com/pontoon-bot/pontoon/store"
-	"github.com/pontoon-bot/pontoon/store/storetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,24 +17,7 @@ import (
 // the interactions going to A, and a Shoot table whose cut makes alice the banker
 // between rounds, the kitty not yet put up.
 func bankReplicas(t *testing.T, bidWindow time.Duration) (h *harness, a, b *replica) {
-	url := storetest.PostgresURL(t)
-	fake := discordtest.New(t, discordtest.WithToken("test-token"))
-	fake.AddGuild(guildID, "en-US")
-	fake.AddChannel(guildID, channelID)
-	for _, m := range []string{alice, bob, carol} {
-		fake.AddMember(guildID, m, "player"+m[len(m)-1:], 0, "en-US")
-	}
-	dk := &deck{}
-	opt := bot.Options{Token: "test-token", APIURL: fake.URL(), AppID: fake.AppID, TurnTimer: time.Minute, EditDelay: 10 * time.Millisecond,
-		EditWait: 5 * time.Second, Deck: dk.next, StartingChips: 1000, DailyAmount: 200, Scale: bot.Scale{HTTP: true},
-		OfferTTL: 2 * time.Minute, BidWindow: bidWindow, Logger: slog.New(slog.DiscardHandler)}
-	a = startReplica(t, fake, url, opt)
-	b = startReplica(t, fake, url, opt)
-	obs, err := store.Open(context.Background(), url)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = obs.Close() })
-	require.NoError(t, fake.SetInteractionsEndpoint(a.srv.URL))
-	h = &harness{t: t, fake: fake, st: obs, deck: dk}
+	h, a, b = replicaPair(t, func(o *bot.Options) { o.OfferTTL, o.BidWindow = 2*time.Minute, bidWindow })
 	h.seat(alice, shootOpts(), bob, carol)
 	h.deck.push(cutFor(t, 0, 3))
 	h.clickTable(alice, "deal") // the cut makes alice the banker; the deal waits for a kitty

@@ -60,12 +60,11 @@ func (r *replica) stop() {
 	r.bot = nil
 }
 
-// Two HTTP-interaction replicas on one PostgreSQL (issue 9), each on its own clock: the
-// turn timer of a table lives in the store, so when both poll it at the same moment a
-// turn times out once, and when the replica that dealt and last touched the table is
-// gone, the other times the round out to its end (it held the table in no timer of its
-// own). Every decision times out once; the audit balances.
-func TestHTTPReplicaTimesOutATableOfAReplicaGone(t *testing.T) {
+// replicaPair starts two HTTP replicas on one PostgreSQL, each on its own clock, with a
+// one-minute turn timer (mod changes the options) and the interactions going to A; the
+// harness reads the store through a pool of its own.
+func replicaPair(t *testing.T, mod func(*bot.Options)) (h *harness, a, b *replica) {
+	t.Helper()
 	url := storetest.PostgresURL(t)
 	fake := discordtest.New(t, discordtest.WithToken("test-token"))
 	fake.AddGuild(guildID, "en-US")
@@ -73,18 +72,31 @@ func TestHTTPReplicaTimesOutATableOfAReplicaGone(t *testing.T) {
 	for _, m := range []string{alice, bob, carol} {
 		fake.AddMember(guildID, m, "player"+m[len(m)-1:], 0, "en-US")
 	}
-	const turn = time.Minute
 	dk := &deck{}
-	opt := bot.Options{Token: "test-token", APIURL: fake.URL(), AppID: fake.AppID, TurnTimer: turn, EditDelay: 10 * time.Millisecond,
+	opt := bot.Options{Token: "test-token", APIURL: fake.URL(), AppID: fake.AppID, TurnTimer: time.Minute, EditDelay: 10 * time.Millisecond,
 		EditWait: 5 * time.Second, Deck: dk.next, StartingChips: 1000, DailyAmount: 200, Scale: bot.Scale{HTTP: true},
 		Logger: slog.New(slog.DiscardHandler)}
-	a := startReplica(t, fake, url, opt)
-	b := startReplica(t, fake, url, opt)
+	if mod != nil {
+		mod(&opt)
+	}
+	a = startReplica(t, fake, url, opt)
+	b = startReplica(t, fake, url, opt)
 	obs, err := store.Open(context.Background(), url)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = obs.Close() })
-	require.NoError(t, fake.SetInteractionsEndpoint(a.srv.URL)) // A alone deals and plays
-	h := &harness{t: t, fake: fake, st: obs, deck: dk}
+	require.NoError(t, fake.SetInteractionsEndpoint(a.srv.URL))
+	return &harness{t: t, fake: fake, st: obs, deck: dk}, a, b
+}
+
+// Two HTTP-interaction replicas on one PostgreSQL (issue 9), each on its own clock: the
+// turn timer of a table lives in the store, so when both poll it at the same moment a
+// turn times out once, and when the replica that dealt and last touched the table is
+// gone, the other times the round out to its end (it held the table in no timer of its
+// own). Every decision times out once; the audit balances.
+func TestHTTPReplicaTimesOutATableOfAReplicaGone(t *testing.T) {
+	h, a, b := replicaPair(t, nil) // A alone deals and plays
+	obs, fake := h.st, h.fake
+	const turn = time.Minute
 
 	h.seat(alice, nil, bob, carol)
 	h.deal(alice, 0, "2C 3C 4C 5C 6C 7C 8C 9C")
@@ -152,25 +164,8 @@ func TestHTTPReplicaTimesOutATableOfAReplicaGone(t *testing.T) {
 // asked during the round. The notice comes from the round's actions in the store, not
 // from A's memory, so B's table still says who ran out of time.
 func TestHTTPReplicaKeepsTheTimeoutNoticeOfAnother(t *testing.T) {
-	url := storetest.PostgresURL(t)
-	fake := discordtest.New(t, discordtest.WithToken("test-token"))
-	fake.AddGuild(guildID, "en-US")
-	fake.AddChannel(guildID, channelID)
-	for _, m := range []string{alice, bob, carol} {
-		fake.AddMember(guildID, m, "player"+m[len(m)-1:], 0, "en-US")
-	}
+	h, a, b := replicaPair(t, nil)
 	const turn = time.Minute
-	dk := &deck{}
-	opt := bot.Options{Token: "test-token", APIURL: fake.URL(), AppID: fake.AppID, TurnTimer: turn, EditDelay: 10 * time.Millisecond,
-		EditWait: 5 * time.Second, Deck: dk.next, StartingChips: 1000, DailyAmount: 200, Scale: bot.Scale{HTTP: true},
-		Logger: slog.New(slog.DiscardHandler)}
-	a := startReplica(t, fake, url, opt)
-	b := startReplica(t, fake, url, opt)
-	obs, err := store.Open(context.Background(), url)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = obs.Close() })
-	require.NoError(t, fake.SetInteractionsEndpoint(a.srv.URL))
-	h := &harness{t: t, fake: fake, st: obs, deck: dk}
 
 	h.seat(alice, nil, bob, carol)
 	h.deal(alice, 0, "2C 3C 4C 5C 6C 7C 8C 9C")
@@ -188,12 +183,13 @@ func TestHTTPReplicaKeepsTheTimeoutNoticeOfAnother(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond, "A's table never showed the timeout")
 	b.clock.Advance(turn + moved) // then B's, to the same time: the next turn is not due yet
 
-	require.NoError(t, fake.SetInteractionsEndpoint(b.srv.URL))
+	require.NoError(t, h.fake.SetInteractionsEndpoint(b.srv.URL))
 	// B may wait for A's lease on the table, so its answer may come as an edit of a
 	// deferred one.
 	r := h.cmd(alice, sub("stop"))
 	answer := r.Message
 	if r.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		var err error
 		answer, err = r.WaitEdit(30 * time.Second)
 		require.NoError(t, err)
 	}

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"sort"
 	"time"
@@ -171,25 +172,27 @@ func (m *Manager) expireOffer(id string) {
 
 // AnswerOffer is the buyer's Accept or Decline. Acceptance moves the price and the bank
 // in one transaction, and in Shoot returns the kitty to the seller (R6.3, R9.9). It
-// returns the offer and the catalog key of its new state.
+// returns the offer and the catalog key of its new state. The offer is looked up and
+// ended in the manager's offer book: its memory, or the store for shared tables.
 func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept bool) (Offer, string, error) {
-	if m.opt.Shared != nil {
-		return m.answerSharedOffer(ctx, id, member, accept)
+	book := m.offerBook()
+	of, ok, err := book.open(ctx, id)
+	if err != nil {
+		return Offer{}, "", err
 	}
-	m.mu.Lock()
-	of := m.offers[id]
-	m.mu.Unlock()
-	if of == nil || m.now().After(of.Expires) {
+	if !ok {
 		return Offer{}, "", Refuse("err.offer_expired")
 	}
 	if member != of.Buyer {
 		return Offer{}, "", Refuse("err.not_your_offer", "Player", Member(of.Buyer))
 	}
 	if !accept {
-		if m.takeOffer(id) == nil {
+		if ended, err := book.end(ctx, id, store.OfferDeclined); err != nil {
+			return Offer{}, "", err
+		} else if !ended {
 			return Offer{}, "", Refuse("err.offer_expired")
 		}
-		return *of, "offer.declined", nil
+		return of, "offer.declined", nil
 	}
 	t, err := m.Get(ctx, of.Table)
 	if err != nil {
@@ -202,21 +205,71 @@ func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept boo
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.banker() != of.Seller {
-		m.takeOffer(id)
+		if _, err := book.end(ctx, id, store.OfferExpired); err != nil {
+			m.logger(ctx).Warn("stale offer not ended; it expires by itself", "offer", id, "err", err)
+		}
 		return Offer{}, "", Refuse("err.offer_stale")
 	}
 	if t.inRound() {
 		return Offer{}, "", Refuse("err.between_rounds_only")
 	}
-	if err := t.sell(ctx, bal, of.Seller, of.Buyer, of.Price, "bank sale (R6.3)", store.BankParams{}); err != nil {
+	if err := t.sell(ctx, bal, of.Seller, of.Buyer, of.Price, "bank sale (R6.3)", book.sale(id)); errors.Is(err, store.ErrOfferEnded) {
+		return Offer{}, "", Refuse("err.offer_expired") // answered or expired meanwhile: nothing sold
+	} else if err != nil {
 		return Offer{}, "", err
 	}
-	if m.takeOffer(id) == nil {
-		m.logger(ctx).Warn("offer taken twice", "offer", id)
-	}
+	book.sold(ctx, id)
 	t.notice = &Notice{Kind: NoticeSold, Members: []string{of.Seller, of.Buyer}, Amount: of.Price}
 	m.n.Changed(t)
-	return *of, "offer.accepted", nil
+	return of, "offer.accepted", nil
+}
+
+// offerBook is where a manager's bank offers live while they stand: its memory when
+// it owns its tables (memoryOffers), the store when replicas share them (storeOffers,
+// bank_shared.go). AnswerOffer is written once over it.
+type offerBook interface {
+	// open returns the offer if it stands: not ended, not past its expiry.
+	open(ctx context.Context, id string) (Offer, bool, error)
+	// end ends a standing offer with status (declined, expired); false if it had ended.
+	end(ctx context.Context, id, status string) (bool, error)
+	// sale is what the sale's own transaction ends (store.BankParams.Offer), so that
+	// an offer sells once.
+	sale(id string) store.BankParams
+	// sold forgets an offer the sale has ended.
+	sold(ctx context.Context, id string)
+}
+
+func (m *Manager) offerBook() offerBook {
+	if m.opt.Shared != nil {
+		return storeOffers{m}
+	}
+	return memoryOffers{m}
+}
+
+// memoryOffers are the offers in the manager's map: a process that owns its tables
+// answers every click on them.
+type memoryOffers struct{ m *Manager }
+
+func (b memoryOffers) open(_ context.Context, id string) (Offer, bool, error) {
+	b.m.mu.Lock()
+	of := b.m.offers[id]
+	b.m.mu.Unlock()
+	if of == nil || b.m.now().After(of.Expires) {
+		return Offer{}, false, nil
+	}
+	return *of, true, nil
+}
+
+func (b memoryOffers) end(_ context.Context, id, _ string) (bool, error) {
+	return b.m.takeOffer(id) != nil, nil
+}
+
+func (memoryOffers) sale(string) store.BankParams { return store.BankParams{} }
+
+func (b memoryOffers) sold(ctx context.Context, id string) {
+	if b.m.takeOffer(id) == nil {
+		b.m.logger(ctx).Warn("offer taken twice", "offer", id)
+	}
 }
 
 // sell runs a sale through the engine and commits it. t.mu must be held. end names what

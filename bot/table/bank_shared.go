@@ -39,56 +39,33 @@ func (m *Manager) openSharedOffer(ctx context.Context, of Offer) (Offer, error) 
 	return of, nil
 }
 
-// answerSharedOffer is AnswerOffer for an offer kept in the store.
-func (m *Manager) answerSharedOffer(ctx context.Context, id, member string, accept bool) (Offer, string, error) {
-	sh := m.opt.Shared
-	so, err := sh.Offer(ctx, id)
-	if errors.Is(err, store.ErrNotFound) || err == nil && (so.Status != store.OfferOpen || m.now().After(so.Expires)) {
-		return Offer{}, "", Refuse("err.offer_expired")
+// storeOffers are the offers of shared tables, kept in the store: the sale's
+// transaction ends the offer it accepts, and any replica's answer ends one once.
+type storeOffers struct{ m *Manager }
+
+func (b storeOffers) open(ctx context.Context, id string) (Offer, bool, error) {
+	so, err := b.m.opt.Shared.Offer(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && (so.Status != store.OfferOpen || b.m.now().After(so.Expires)) {
+		return Offer{}, false, nil
 	}
 	if err != nil {
-		return Offer{}, "", err
+		return Offer{}, false, err
 	}
-	of := offerOf(so)
-	if member != of.Buyer {
-		return Offer{}, "", Refuse("err.not_your_offer", "Player", Member(of.Buyer))
-	}
-	if !accept {
-		if _, err := sh.EndOffer(ctx, id, store.OfferDeclined); errors.Is(err, store.ErrOfferEnded) {
-			return Offer{}, "", Refuse("err.offer_expired")
-		} else if err != nil {
-			return Offer{}, "", err
-		}
-		return of, "offer.declined", nil
-	}
-	t, err := m.Get(ctx, of.Table)
-	if err != nil {
-		return Offer{}, "", err
-	}
-	bal, err := t.wallets(ctx, of.Seller, of.Buyer)
-	if err != nil {
-		return Offer{}, "", err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.banker() != of.Seller {
-		if _, err := sh.EndOffer(ctx, id, store.OfferExpired); err != nil && !errors.Is(err, store.ErrOfferEnded) {
-			m.logger(ctx).Warn("stale offer not ended; it expires by itself", "offer", id, "err", err)
-		}
-		return Offer{}, "", Refuse("err.offer_stale")
-	}
-	if t.inRound() {
-		return Offer{}, "", Refuse("err.between_rounds_only")
-	}
-	if err := t.sell(ctx, bal, of.Seller, of.Buyer, of.Price, "bank sale (R6.3)", store.BankParams{Offer: id}); errors.Is(err, store.ErrOfferEnded) {
-		return Offer{}, "", Refuse("err.offer_expired") // answered or expired meanwhile: nothing sold
-	} else if err != nil {
-		return Offer{}, "", err
-	}
-	t.notice = &Notice{Kind: NoticeSold, Members: []string{of.Seller, of.Buyer}, Amount: of.Price}
-	m.n.Changed(t)
-	return of, "offer.accepted", nil
+	return offerOf(so), true, nil
 }
+
+func (b storeOffers) end(ctx context.Context, id, status string) (bool, error) {
+	if _, err := b.m.opt.Shared.EndOffer(ctx, id, status); errors.Is(err, store.ErrOfferEnded) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+func (storeOffers) sale(id string) store.BankParams { return store.BankParams{Offer: id} }
+
+func (storeOffers) sold(context.Context, string) {} // the sale's transaction ended it
 
 // startSharedAuction records t's auction with its close. t.mu is held.
 func (m *Manager) startSharedAuction(ctx context.Context, t *Table, member, channel string) (Auction, error) {
