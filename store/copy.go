@@ -19,7 +19,7 @@ var copyTables = []struct {
 	{"accounts", []string{"guild_id", "account", "balance"}, ""},
 	{"wallets", []string{"guild_id", "member_id", "first_seen", "daily_claimed_at"}, ""},
 	{"tables", []string{"id", "guild_id", "channel_id", "host_id", "rules", "bank_owner", "status", "round_number",
-		"next_pack", "created_at", "closed_at"}, "id"},
+		"next_pack", "created_at", "closed_at", "changed_at"}, "id"},
 	{"seats", []string{"table_id", "member_id", "seat_no", "joined_at"}, ""},
 	{"rounds", []string{"id", "table_id", "number", "history", "commitment", "salt", "started_at", "finished_at", "result"}, "id"},
 	{"actions", []string{"round_id", "seq", "member_id", "verb", "args", "interaction_id", "created_at"}, ""},
