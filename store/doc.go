@@ -83,7 +83,10 @@
 // is locked"; one writer goroutine runs the method bodies queued at one
 // moment in one transaction, a savepoint each, and commits once (sqlite.go),
 // so with Synchronous("full") concurrent tables share an fsync; a
-// checkpointer goroutine keeps WAL checkpoints out of commits. Reads use a
+// checkpointer goroutine keeps WAL checkpoints out of commits, and finishes
+// each with commits held back for the few pages written meanwhile, so that
+// the log starts again from the top under a steady stream of commits
+// instead of growing for as long as it lasts. Reads use a
 // pool of read-only connections and see a consistent snapshot. On
 // PostgreSQL (postgres.go) one pool serves both; writes are SERIALIZABLE and
 // retried when they lose a race, reads REPEATABLE READ. Tests use a file in
