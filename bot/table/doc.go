@@ -31,7 +31,8 @@
 // the store and rebuilds a copy another process changed; deadlines.go fires their turn
 // timers, which live in the store, from whichever process claims one when it falls due,
 // and bank_shared.go keeps their bank offers and auctions in the store, whose ends the
-// same poll fires.
+// same poll fires. AnswerOffer is written once over an offerBook: the Manager's map
+// (memoryOffers, bank.go) or the store (storeOffers, bank_shared.go).
 //
 // # Lock order
 //
