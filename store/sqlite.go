@@ -332,10 +332,10 @@ const checkpointInterval = 100 * time.Millisecond
 // never wholly copied, SQLite never starts it again from the top, and it grows for
 // as long as the stream lasts, every commit writing into fresh file blocks (the
 // kernel allocates and zeroes each: measured, a quarter of a commit's time, more
-// for a commit of several pages). So when a checkpoint leaves frames behind, a
-// second one copies just those while the writer holds back (s.whileWriterIdle):
-// a few pages and the fsyncs, a fraction of a millisecond every 100 ms, after
-// which the next commit starts the log again from the top.
+// for a commit of several pages). So each checkpoint is followed by a second one
+// that copies what was written meanwhile while the writer holds back
+// (s.whileWriterIdle): a few pages and their fsyncs, or nothing at all, every
+// 100 ms at most, after which the next commit starts the log from the top.
 func (s *Store) checkpointer(db *sql.DB) {
 	g := &s.group
 	for {
