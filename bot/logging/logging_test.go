@@ -35,6 +35,7 @@ func TestScrub(t *testing.T) {
 			`Type: INTERACTION_CREATE, Data: {"id":"1","token":"[redacted]","type":3}`},
 		{`discordgo.Interaction{ID:"1", Token:"` + interactionToken + `"}`, `discordgo.Interaction{ID:"1", Token:"[redacted]"}`},
 		{`token="a\"b" next`, `token="[redacted]" next`},
+		{`TOKEN = "abc"`, `TOKEN = "[redacted]"`}, // fieldToken is case-blind, and so is its quick check
 	} {
 		assert.Equal(t, tt.want, logging.Scrub(tt.in, botToken, ""), tt.in)
 	}

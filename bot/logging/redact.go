@@ -25,15 +25,35 @@ var fieldToken = regexp.MustCompile(`(?i)("?token"?\s*[:=]\s*)"(?:[^"\\]|\\.)*"`
 // Scrub removes every token from s: the tokens in interaction and webhook paths, quoted
 // values named token, and each of secrets (the bot token) wherever it appears. Empty
 // secrets are ignored.
+//
+// The regular expressions run only on text that holds what they look for: a logger
+// gets its attributes scrubbed for every interaction (an id, a kind), logged or not,
+// and most of them can hold no token.
 func Scrub(s string, secrets ...string) string {
-	s = pathToken.ReplaceAllString(s, "${1}"+Redacted)
-	s = fieldToken.ReplaceAllString(s, `${1}"`+Redacted+`"`)
+	if strings.Contains(s, "/interactions/") || strings.Contains(s, "/webhooks/") {
+		s = pathToken.ReplaceAllString(s, "${1}"+Redacted)
+	}
+	if containsToken(s) {
+		s = fieldToken.ReplaceAllString(s, `${1}"`+Redacted+`"`)
+	}
 	for _, sec := range secrets {
 		if sec != "" {
 			s = strings.ReplaceAll(s, sec, Redacted)
 		}
 	}
 	return s
+}
+
+// containsToken reports whether s holds "token" in any mix of cases, as fieldToken's
+// (?i) does.
+func containsToken(s string) bool {
+	const word = "token"
+	for i := 0; i+len(word) <= len(s); i++ {
+		if s[i]|0x20 == 't' && strings.EqualFold(s[i:i+len(word)], word) {
+			return true
+		}
+	}
+	return false
 }
 
 // Redact returns a handler that passes every record to h with Scrub applied to its
