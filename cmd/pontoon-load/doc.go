@@ -7,7 +7,8 @@
 //	go run ./cmd/pontoon-load -bot ./pontoon -rate 400 -json
 //	go run ./cmd/pontoon-load -perf bot.perf && perf report -i bot.perf   # where perf works
 //
-// The bot's CPU per interaction and peak RSS come from /proc; the report also
+// The bot's CPU per interaction, its split by thread (the Go runtime's sysmon
+// apart) and its peak RSS come from /proc; the report also
 // says how much CPU this process and the rest of the machine used, because on a
 // shared machine the latencies say as much about the neighbours as about the bot.
 //

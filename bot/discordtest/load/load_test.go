@@ -66,6 +66,16 @@ func runAgainst(t *testing.T, bin string, overHTTP bool) {
 	assert.Positive(t, rep.RoundsSettled)
 	assert.Positive(t, rep.BotPeakRSSMiB)
 	assert.Positive(t, rep.BotCPUSeconds)
+	// Every thread's share of the bot's CPU, from /proc/<pid>/task: they add up.
+	require.NotEmpty(t, rep.BotThreadShares)
+	sum := 0.0
+	for _, f := range rep.BotThreadShares {
+		sum += f
+	}
+	assert.InDelta(t, 1, sum, 0.3, "the busiest threads' shares: %v (the rest are the others')", rep.BotThreadShares)
+	assert.LessOrEqual(t, sum, 1.0001)
+	assert.GreaterOrEqual(t, rep.BotMonitorShare, 0.0)
+	assert.LessOrEqual(t, rep.BotMonitorShare, rep.BotThreadShares[0]+1e-9)
 
 	// --json prints the same report.
 	b, err := json.Marshal(rep)

@@ -49,6 +49,29 @@ func procCPU(pid string) (time.Duration, error) {
 	return ticks(ut + st), nil
 }
 
+// threadCPU is the CPU each thread of a process has used, by thread id, from
+// /proc/<pid>/task/<tid>/stat. A thread that ended between the listing and its read is
+// left out.
+func threadCPU(pid string) (map[int]time.Duration, error) {
+	ents, err := os.ReadDir("/proc/" + pid + "/task")
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int]time.Duration, len(ents))
+	for _, e := range ents {
+		tid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		d, err := procCPU(pid + "/task/" + e.Name())
+		if err != nil {
+			continue
+		}
+		out[tid] = d
+	}
+	return out, nil
+}
+
 func ticks(n uint64) time.Duration {
 	return time.Duration(float64(n) / clockTick * float64(time.Second))
 }

@@ -1,8 +1,10 @@
 package load
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -51,13 +53,19 @@ type Report struct {
 	MaxScheduleLagMS float64 `json:"max_schedule_lag_ms"` // how late this process sent an arrival at worst
 	MaxInFlight      int     `json:"max_in_flight"`       // interactions sent and not yet answered, at most
 
-	BotCPUSeconds           float64 `json:"bot_cpu_seconds"`
-	BotCPUPerInteractionMS  float64 `json:"bot_cpu_ms_per_interaction"`
-	BotCores                float64 `json:"bot_cores"` // the bot's CPU over the window's wall time
-	BotPeakRSSMiB           float64 `json:"bot_peak_rss_mib"`
-	BotRSSMiB               float64 `json:"bot_rss_mib"`
-	LoadCPUPerInteractionMS float64 `json:"load_cpu_ms_per_interaction"` // this process: the fake and the members
-	OtherCores              float64 `json:"other_cores"`                 // everything else on the machine, in cores
+	BotCPUSeconds          float64 `json:"bot_cpu_seconds"`
+	BotCPUPerInteractionMS float64 `json:"bot_cpu_ms_per_interaction"`
+	BotCores               float64 `json:"bot_cores"` // the bot's CPU over the window's wall time
+	// BotThreadShares are the shares of the bot's CPU in the window that its busiest
+	// threads took, largest first (at most eight). BotMonitorShare is the share of its
+	// second thread, the first the Go runtime starts: sysmon, which polls every 20 µs
+	// while the process is busy.
+	BotThreadShares         []float64 `json:"bot_thread_shares"`
+	BotMonitorShare         float64   `json:"bot_monitor_share"`
+	BotPeakRSSMiB           float64   `json:"bot_peak_rss_mib"`
+	BotRSSMiB               float64   `json:"bot_rss_mib"`
+	LoadCPUPerInteractionMS float64   `json:"load_cpu_ms_per_interaction"` // this process: the fake and the members
+	OtherCores              float64   `json:"other_cores"`                 // everything else on the machine, in cores
 	// CPUPressure is the share of the window during which some runnable task on the
 	// machine waited for a CPU (Linux PSI); -1 where the kernel does not report it.
 	CPUPressure       float64    `json:"cpu_pressure"`
@@ -124,6 +132,7 @@ func (r *Report) fill(p *players, before, after usage) {
 	}
 	bot, self := after.bot-before.bot, after.self-before.self
 	r.BotCPUSeconds = bot.Seconds()
+	r.BotThreadShares, r.BotMonitorShare = threadShares(before.threads, after.threads)
 	if r.Answered > 0 {
 		r.BotCPUPerInteractionMS = ms(bot) / float64(r.Answered)
 		r.LoadCPUPerInteractionMS = ms(self) / float64(r.Answered)
@@ -136,6 +145,33 @@ func (r *Report) fill(p *players, before, after usage) {
 	if before.hasPressure && after.hasPressure && r.Window > 0 {
 		r.CPUPressure = (after.pressure - before.pressure).Seconds() / r.Window
 	}
+}
+
+// threadShares splits the CPU the bot's threads used between two samples: the shares
+// of the busiest (at most eight), largest first, and the share of the second thread by
+// id, the Go runtime's sysmon (the main thread's id is the process's; sysmon's M is the
+// first the runtime creates).
+func threadShares(before, after map[int]time.Duration) (busiest []float64, monitor float64) {
+	var total time.Duration
+	used := make(map[int]time.Duration, len(after))
+	for tid, d := range after {
+		if u := d - before[tid]; u > 0 {
+			used[tid] = u
+			total += u
+		}
+	}
+	if total == 0 {
+		return nil, 0
+	}
+	tids := slices.Sorted(maps.Keys(after))
+	if len(tids) > 1 {
+		monitor = float64(used[tids[1]]) / float64(total)
+	}
+	for _, u := range used {
+		busiest = append(busiest, float64(u)/float64(total))
+	}
+	slices.SortFunc(busiest, func(a, b float64) int { return cmp.Compare(b, a) })
+	return busiest[:min(len(busiest), 8)], monitor
 }
 
 // OK reports whether the run was clean: every interaction sent in the window
@@ -162,6 +198,14 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "  latency:    p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms (mean %.1f ms)\n",
 		r.LatencyMS.P50, r.LatencyMS.P90, r.LatencyMS.P99, r.LatencyMS.Max, r.LatencyMS.Mean)
 	fmt.Fprintf(w, "  bot CPU:    %.2f ms per interaction (%.1f s, %.2f cores)\n", r.BotCPUPerInteractionMS, r.BotCPUSeconds, r.BotCores)
+	if len(r.BotThreadShares) > 0 {
+		shares := make([]string, len(r.BotThreadShares))
+		for i, f := range r.BotThreadShares {
+			shares[i] = fmt.Sprintf("%.0f%%", 100*f)
+		}
+		fmt.Fprintf(w, "  bot threads: busiest %s of its CPU; the Go runtime's sysmon (its second thread) %.0f%%\n",
+			strings.Join(shares, ", "), 100*r.BotMonitorShare)
+	}
 	fmt.Fprintf(w, "  bot memory: peak RSS %.0f MiB, now %.0f MiB\n", r.BotPeakRSSMiB, r.BotRSSMiB)
 	fmt.Fprintf(w, "  elsewhere:  this process %.2f ms CPU per interaction; others on the machine %.2f cores; load average %.2f before, %.2f after\n",
 		r.LoadCPUPerInteractionMS, r.OtherCores, r.LoadAverageBefore[0], r.LoadAverageAfter[0])

@@ -429,7 +429,8 @@ const tableWait = 3 * time.Second
 type usage struct {
 	at                 time.Time
 	bot, self, machine time.Duration
-	pressure           time.Duration // some task waiting for a CPU; see cpuPressure
+	threads            map[int]time.Duration // the bot's, by thread id
+	pressure           time.Duration         // some task waiting for a CPU; see cpuPressure
 	hasPressure        bool
 }
 
@@ -440,7 +441,9 @@ func sampleUsage(pid string) (usage, error) {
 	u.self, err2 = procCPU("self")
 	u.machine, err3 = machineCPU()
 	u.pressure, u.hasPressure = cpuPressure()
-	return u, errors.Join(err1, err2, err3)
+	var err4 error
+	u.threads, err4 = threadCPU(pid)
+	return u, errors.Join(err1, err2, err3, err4)
 }
 
 // measure plays the tables at the configured rate and fills in the report's figures.
