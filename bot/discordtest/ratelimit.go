@@ -181,7 +181,7 @@ func (s *Server) SetGlobalRateLimit(n int, per time.Duration) {
 }
 
 // takeGlobal counts a request against the global limit; it returns the
-// bucket when the request does not fit.
+// bucket, as it stood, when the request does not fit.
 func (s *Server) takeGlobal(rt *route, now time.Time) *bucket {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -193,7 +193,8 @@ func (s *Server) takeGlobal(rt *route, now time.Time) *bucket {
 		g.count, g.resetAt = 0, now.Add(g.rule.per)
 	}
 	if g.count >= g.rule.n {
-		return g
+		full := *g // a copy: other requests change g once the lock is released
+		return &full
 	}
 	g.count++
 	return nil

@@ -175,10 +175,12 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	inj := s.takeInjectionLocked(r.Method, api)
-	var b *bucket
+	var b bucket // the bucket as this request left it, copied: others change it once the lock is released
 	fits := true
 	if inj == nil {
-		b, fits = s.takeLocked(rt.key(), major, arrival)
+		var taken *bucket
+		taken, fits = s.takeLocked(rt.key(), major, arrival)
+		b = *taken
 	}
 	limit := s.ruleLocked(rt.key()).n
 	s.mu.Unlock()
@@ -206,7 +208,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 		return
 	}
-	setRateHeaders(w.Header(), rt.key(), b, arrival)
+	setRateHeaders(w.Header(), rt.key(), &b, arrival)
 
 	if e := s.readBody(c); e != nil {
 		s.finish(w, r, rt, arrival, e.Status, nil, e)
