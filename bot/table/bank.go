@@ -410,12 +410,9 @@ func (m *Manager) closeAuction(t *Table) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	m.mu.Lock()
-	var who []string // the seller and the bidders, whose balances the sale needs
+	var who []string
 	if a := m.auctions[t.id]; a != nil {
-		who = append(who, a.Seller)
-		for b := range a.Bids {
-			who = append(who, b)
-		}
+		who = a.people()
 	}
 	m.mu.Unlock()
 	bal, err := t.wallets(ctx, who...)
@@ -432,19 +429,45 @@ func (m *Manager) closeAuction(t *Table) {
 	if a == nil {
 		return
 	}
+	if sold, _ := t.sellToBest(ctx, bal, a, store.BankParams{}); sold {
+		m.n.AuctionChanged(a.copy(), "auction.closed")
+		return
+	}
+	m.n.AuctionChanged(a.copy(), "auction.unsold")
+}
+
+// people are the auction's seller and bidders: whose balances a sale needs.
+func (a *Auction) people() []string {
+	who := []string{a.Seller}
+	for b := range a.Bids {
+		who = append(who, b)
+	}
+	return who
+}
+
+// sellToBest sells the bank to a's highest bidder who can still pay (R9.8), trying the
+// bids from the highest down and dropping each that fails, while a.Seller still holds the
+// bank between rounds; it notes the sale on the table. end is what the sale's
+// transaction ends (store.BankParams.Auction for a shared table's auction, kept in the
+// store). It returns store.ErrNoAuction, having sold nothing, when that auction was
+// closed meanwhile. t.mu must be held.
+func (t *Table) sellToBest(ctx context.Context, bal map[string]int64, a *Auction, end store.BankParams) (bool, error) {
 	for len(a.Bids) > 0 {
 		best, amount := a.Highest()
 		if t.banker() != a.Seller || t.inRound() {
 			break
 		}
-		if err := t.sell(ctx, bal, a.Seller, best, amount, "bank auction (R9.8)", store.BankParams{}); err != nil {
+		err := t.sell(ctx, bal, a.Seller, best, amount, "bank auction (R9.8)", end)
+		if errors.Is(err, store.ErrNoAuction) {
+			return false, err
+		}
+		if err != nil {
 			delete(a.Bids, best)
 			continue
 		}
 		t.notice = &Notice{Kind: NoticeAuctionSold, Members: []string{a.Seller, best}, Amount: amount}
-		m.n.Changed(t)
-		m.n.AuctionChanged(a.copy(), "auction.closed")
-		return
+		t.m.n.Changed(t)
+		return true, nil
 	}
-	m.n.AuctionChanged(a.copy(), "auction.unsold")
+	return false, nil
 }

@@ -166,36 +166,20 @@ func (m *Manager) fireAuction(ctx context.Context, d store.Deadline) {
 		m.log.Error("auction timer: table not loaded; the claim lapses and is tried again", "table", d.TableID, "err", err)
 		return
 	}
-	who := []string{a.Seller}
-	for b := range a.Bids {
-		who = append(who, b)
-	}
-	bal, err := t.wallets(ctx, who...)
+	bal, err := t.wallets(ctx, a.people()...)
 	if err != nil {
 		m.log.Error("auction timer: balances not read; the claim lapses and is tried again", "table", d.TableID, "err", err)
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for len(a.Bids) > 0 {
-		best, amount := a.Highest()
-		if t.banker() != a.Seller || t.inRound() {
-			break
-		}
-		err := t.sell(ctx, bal, a.Seller, best, amount, "bank auction (R9.8)", store.BankParams{Auction: true})
-		if errors.Is(err, store.ErrNoAuction) {
-			return // closed meanwhile
-		}
-		if err != nil {
-			delete(a.Bids, best)
-			continue
-		}
-		t.notice = &Notice{Kind: NoticeAuctionSold, Members: []string{a.Seller, best}, Amount: amount}
-		m.n.Changed(t)
+	sold, err := t.sellToBest(ctx, bal, &a, store.BankParams{Auction: true})
+	switch {
+	case sold:
 		m.n.AuctionChanged(a, "auction.closed")
-		return
-	}
-	m.endAuction(ctx, a)
+	case err == nil:
+		m.endAuction(ctx, a)
+	} // else closed meanwhile, by the transaction that closed it
 }
 
 // endAuction closes auction a unsold, once, and has its message say so.
