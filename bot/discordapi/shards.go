@@ -53,6 +53,19 @@ type Shards struct {
 	Count    int
 }
 
+// gatewayBot asks GET /gateway/bot for the shard count and the session-start limits.
+func gatewayBot(ctx context.Context, cfg ShardConfig) (*discordgo.GatewayBotResponse, error) {
+	rest, err := NewSession(cfg.Token, cfg.BaseURL, cfg.Client)
+	if err != nil {
+		return nil, err
+	}
+	gb, err := rest.GatewayBot(discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("discordapi: GET /gateway/bot: %w", err)
+	}
+	return gb, nil
+}
+
 // OpenShards creates and opens the sessions of cfg, one per shard, pacing
 // their identifies by max_concurrency as Discord requires (package shard).
 // With Auto it first asks GET /gateway/bot for the shard count, and refuses
@@ -66,13 +79,9 @@ type Shards struct {
 func OpenShards(ctx context.Context, cfg ShardConfig) (*Shards, error) {
 	ids, count, maxConcurrency := []int{cfg.ShardID}, cfg.ShardCount, 1
 	if cfg.Auto {
-		rest, err := NewSession(cfg.Token, cfg.BaseURL, cfg.Client)
+		gb, err := gatewayBot(ctx, cfg)
 		if err != nil {
 			return nil, err
-		}
-		gb, err := rest.GatewayBot(discordgo.WithContext(ctx))
-		if err != nil {
-			return nil, fmt.Errorf("discordapi: GET /gateway/bot: %w", err)
 		}
 		count = max(gb.Shards, 1)
 		maxConcurrency = max(gb.SessionStartLimit.MaxConcurrency, 1)
@@ -87,13 +96,9 @@ func OpenShards(ctx context.Context, cfg ShardConfig) (*Shards, error) {
 	} else if count < 0 || cfg.ShardID < 0 || (count > 0 && cfg.ShardID >= count) || (count == 0 && cfg.ShardID != 0) {
 		return nil, fmt.Errorf("discordapi: shard %d of %d does not exist", cfg.ShardID, count)
 	} else if cfg.Slots != nil {
-		rest, err := NewSession(cfg.Token, cfg.BaseURL, cfg.Client)
+		gb, err := gatewayBot(ctx, cfg)
 		if err != nil {
 			return nil, err
-		}
-		gb, err := rest.GatewayBot(discordgo.WithContext(ctx))
-		if err != nil {
-			return nil, fmt.Errorf("discordapi: GET /gateway/bot: %w", err)
 		}
 		maxConcurrency = max(gb.SessionStartLimit.MaxConcurrency, 1)
 	}
