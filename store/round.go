@@ -365,13 +365,13 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
 	if err := moveAll(ctx, tx, guild, p.Transfers, p.Verb, ref); err != nil {
 		return err
 	}
-	switch {
+	switch { // R7.4: the settlement ends the round's timer; zero leaves it as it is
 	case p.Finish != nil:
-		if err := turnDeadline(ctx, tx, tableID, time.Time{}); err != nil {
+		if err := clearDeadline(ctx, tx, tableID, DeadlineTurn, ""); err != nil {
 			return err
 		}
 	case !p.TurnDue.IsZero():
-		if err := turnDeadline(ctx, tx, tableID, p.TurnDue); err != nil {
+		if err := setDeadline(ctx, tx, tableID, DeadlineTurn, "", p.TurnDue); err != nil {
 			return err
 		}
 	}
