@@ -161,15 +161,7 @@ func TestDefect08ClickDuringStartNeverFreezesOtherTables(t *testing.T) {
 	// The gateway is open: members are already clicking.
 	r := h.cmd(alice, group("bank", "auction"))
 	require.Contains(t, text(r.Message), "auction has started")
-	var auction *discordgo.Message
-	require.Eventually(t, func() bool {
-		for _, m := range h.fake.Messages(channelID) {
-			if strings.Contains(m.Content, "auctions the bank") {
-				auction = m
-			}
-		}
-		return auction != nil
-	}, 5*time.Second, 10*time.Millisecond)
+	auction := h.waitPost("auctions the bank", false)
 	edit := h.fake.HoldNext("PATCH /channels/" + channelID + "/messages/" + auction.ID)
 	bid := make(chan error, 1)
 	go func() {

@@ -237,18 +237,22 @@ func shootRoundPlayedWith(t *testing.T, mod func(*bot.Options)) *harness {
 }
 
 // waitOffer is the newest bank offer in the channel that still has its buttons.
-func (h *harness) waitOffer() *discordgo.Message {
+func (h *harness) waitOffer() *discordgo.Message { return h.waitPost("offers the bank", true) }
+
+// waitPost waits for a message in the channel whose text holds want (with buttons on
+// it, if buttons) and returns the newest such.
+func (h *harness) waitPost(want string, buttons bool) *discordgo.Message {
 	h.t.Helper()
 	var m *discordgo.Message
 	require.Eventually(h.t, func() bool {
 		m = nil
 		for _, msg := range h.fake.Messages(channelID) {
-			if strings.Contains(msg.Content, "offers the bank") && len(msg.Components) > 0 {
+			if strings.Contains(msg.Content, want) && (!buttons || len(msg.Components) > 0) {
 				m = msg
 			}
 		}
 		return m != nil
-	}, 5*time.Second, 10*time.Millisecond, "no open offer in the channel")
+	}, 5*time.Second, 10*time.Millisecond, "no message saying %q in the channel", want)
 	return m
 }
 

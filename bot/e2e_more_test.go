@@ -86,16 +86,7 @@ func TestBankSale(t *testing.T) {
 		r := h.cmd(alice, group("bank", "sell", userOpt("member", bob), intOpt("price", 40)))
 		require.True(t, r.Ephemeral)
 		require.Contains(t, text(r.Message), "Offer sent")
-		var m *discordgo.Message
-		require.Eventually(t, func() bool {
-			for _, msg := range h.fake.Messages(channelID) {
-				if strings.Contains(msg.Content, "offers the bank") && len(msg.Components) > 0 {
-					m = msg
-				}
-			}
-			return m != nil
-		}, 2*time.Second, 10*time.Millisecond)
-		return m
+		return h.waitOffer()
 	}
 	click := func(m *discordgo.Message, user, suffix string) *discordgo.Message {
 		id, ok := customID(m, "pt:offer:", suffix)
@@ -373,15 +364,7 @@ func TestSaleAfterARound(t *testing.T) {
 	h.waitTable("The round is settled")
 	r := h.cmd(alice, group("bank", "sell", userOpt("member", bob), intOpt("price", 25)))
 	require.Contains(t, text(r.Message), "Offer sent")
-	var offer *discordgo.Message
-	require.Eventually(t, func() bool {
-		for _, m := range h.fake.Messages(channelID) {
-			if strings.Contains(m.Content, "offers the bank") {
-				offer = m
-			}
-		}
-		return offer != nil
-	}, 2*time.Second, 10*time.Millisecond)
+	offer := h.waitOffer()
 	id, ok := customID(offer, "pt:offer:", ".accept")
 	require.True(t, ok)
 	_, err := h.fake.Click(channelID, offer.ID, bob, id)

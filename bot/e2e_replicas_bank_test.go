@@ -135,15 +135,7 @@ func TestHTTPReplicaClosesAnAuctionOfAReplicaGone(t *testing.T) {
 	h, a, b := bankReplicas(t, window)
 	r := h.cmd(alice, group("bank", "auction"))
 	require.Contains(t, text(r.Message), "auction has started")
-	var auction *discordgo.Message
-	require.Eventually(t, func() bool {
-		for _, m := range h.fake.Messages(channelID) {
-			if strings.Contains(m.Content, "auctions the bank") {
-				auction = m
-			}
-		}
-		return auction != nil
-	}, 5*time.Second, 10*time.Millisecond)
+	h.waitPost("auctions the bank", false)
 
 	require.NoError(t, h.fake.SetInteractionsEndpoint(b.srv.URL))
 	r = h.cmd(alice, group("bank", "auction"))
