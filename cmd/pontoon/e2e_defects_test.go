@@ -295,14 +295,7 @@ func BenchmarkStartStopMemory(b *testing.B) {
 // from the database while the bot runs.
 func roundFinished(t *testing.T, db string) bool {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, db)
-	require.NoError(t, err)
-	defer st.Close()
-	tb, err := st.TableByChannel(ctx, guild, channel)
-	require.NoError(t, err)
-	r, err := st.Round(ctx, tb.ID, tb.RoundNumber)
-	require.NoError(t, err)
+	r, _ := currentRound(t, db, guild, channel)
 	return r.Finished()
 }
 
@@ -318,17 +311,7 @@ func TestDefect07KillBeforeTheSettlementIsDrawn(t *testing.T) {
 	p := startServe(t, bin, env, 1)
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
 	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
-	_, err := fake.Command(guild, channel, players[0], "pontoon", startCmd())
-	require.NoError(t, err)
-	require.Eventually(t, func() bool { return table(fake) != nil }, 5*time.Second, 10*time.Millisecond)
-	for _, m := range players[1:] {
-		join, _ := findID(table(fake), "pt:join:", "")
-		_, err := fake.Click(channel, table(fake).ID, m, join)
-		require.NoError(t, err)
-	}
-	deal, _ := findID(table(fake), "pt:deal:", "")
-	_, err = fake.Click(channel, table(fake).ID, players[0], deal)
-	require.NoError(t, err)
+	tableAt{t: t, fake: fake, guild: guild, channel: channel}.deal(p.logs.String)
 
 	// Play, holding every edit of the table message, until the round is settled in the
 	// store: the settlement's edit is then held (or still to come), and the kill loses it.

@@ -325,11 +325,12 @@ func TestHTTPInteractionsPlayARound(t *testing.T) {
 	auditOK(t, bin, env)
 }
 
-// roundActions reads the actions of the channel's current round from the store.
-func roundActions(t *testing.T, url, guild, channel string) []store.Action {
+// currentRound reads the channel's table's current round and its actions from the
+// store at location (a SQLite file or a PostgreSQL URL), while the bot runs.
+func currentRound(t *testing.T, location, guild, channel string) (store.Round, []store.Action) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, url)
+	st, err := store.Open(ctx, location)
 	require.NoError(t, err)
 	defer st.Close()
 	tb, err := st.TableByChannel(ctx, guild, channel)
@@ -338,6 +339,13 @@ func roundActions(t *testing.T, url, guild, channel string) []store.Action {
 	require.NoError(t, err)
 	as, err := st.Actions(ctx, r.ID)
 	require.NoError(t, err)
+	return r, as
+}
+
+// roundActions reads the actions of the channel's current round from the store.
+func roundActions(t *testing.T, url, guild, channel string) []store.Action {
+	t.Helper()
+	_, as := currentRound(t, url, guild, channel)
 	return as
 }
 

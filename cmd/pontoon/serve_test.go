@@ -60,13 +60,9 @@ var (
 	findID  = discordtest.CustomID
 )
 
+// table is the channel's table message, as tableAt.msg finds it.
 func table(fake *discordtest.Server) *discordgo.Message {
-	for _, m := range fake.Messages(channel) {
-		if len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Title, "Pontoon") {
-			return m
-		}
-	}
-	return nil
+	return tableAt{fake: fake, channel: channel}.msg()
 }
 
 // serveProcess is a running `pontoon serve`.
@@ -129,18 +125,7 @@ func TestServeSurvivesKill(t *testing.T) {
 
 	p := startServe(t, bin, env, 1)
 	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
-	_, err := fake.Command(guild, channel, players[0], "pontoon", []*discordgo.ApplicationCommandInteractionDataOption{{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}})
-	require.NoError(t, err)
-	require.Eventually(t, func() bool { return table(fake) != nil }, 5*time.Second, 10*time.Millisecond)
-	for _, m := range players[1:] {
-		join, _ := findID(table(fake), "pt:join:", "")
-		_, err := fake.Click(channel, table(fake).ID, m, join)
-		require.NoError(t, err)
-	}
-	deal, _ := findID(table(fake), "pt:deal:", "")
-	r, err := fake.Click(channel, table(fake).ID, players[0], deal)
-	require.NoError(t, err)
-	require.Contains(t, msgText(r.Message), "Stakes: waiting for")
+	tableAt{t: t, fake: fake, guild: guild, channel: channel}.deal(p.logs.String)
 	staked := 0
 	for _, m := range players {
 		tb := table(fake)

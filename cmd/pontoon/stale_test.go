@@ -46,12 +46,7 @@ func TestHTTPReplicaRetriesAStaleCopy(t *testing.T) {
 	st, err := store.Open(ctx, url)
 	require.NoError(t, err)
 	defer st.Close()
-	table, err := st.TableByChannel(ctx, guild, channel)
-	require.NoError(t, err)
-	round, err := st.Round(ctx, table.ID, table.RoundNumber)
-	require.NoError(t, err)
-	actions, err := st.Actions(ctx, round.ID)
-	require.NoError(t, err)
+	round, actions := currentRound(t, url, guild, channel)
 	h, err := store.RoundHistory(round, actions)
 	require.NoError(t, err)
 	g, _, err := game.Replay(h)
@@ -78,7 +73,7 @@ func TestHTTPReplicaRetriesAStaleCopy(t *testing.T) {
 	a := game.Action{Player: first, Verb: game.VerbStake, Amount: 2}
 	require.NoError(t, st.ApplyAction(ctx, store.ApplyParams{RoundID: round.ID, Seq: len(actions) + 1, Member: first,
 		Verb: string(game.VerbStake), Args: a.Args(), Now: time.Now().UTC().Truncate(time.Millisecond),
-		Transfers: store.GameTransfers(table.ID, out)}))
+		Transfers: store.GameTransfers(round.TableID, out)}))
 
 	// The replica's copy still has the round one action short: its commit of the second
 	// stake fails, and the retry applies it after the first.
