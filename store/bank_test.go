@@ -10,6 +10,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// bankTable opens a table banked by alice, with wallets of 1,000 for alice, bob and
+// carol.
+func bankTable(t *testing.T, s *Store) Table {
+	t.Helper()
+	wallets(t, s, "g", 1000, "alice", "bob", "carol")
+	tb, err := s.OpenTable(context.Background(), OpenTableParams{Guild: "g", Channel: "c", Host: "alice", BankOwner: "alice", Now: t0})
+	require.NoError(t, err)
+	return tb
+}
+
 // An offer and its expiry deadline are written together; a newer offer replaces it and
 // its deadline; the sale that accepts an offer ends it in its own transaction, so a
 // second acceptance (another process's, a double click) is refused and moves nothing;
@@ -18,9 +28,7 @@ func TestBankOffers(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b backend) {
 		s := b.open(t)
 		ctx := context.Background()
-		wallets(t, s, "g", 1000, "alice", "bob", "carol")
-		tb, err := s.OpenTable(ctx, OpenTableParams{Guild: "g", Channel: "c", Host: "alice", BankOwner: "alice", Now: t0})
-		require.NoError(t, err)
+		tb := bankTable(t, s)
 		deadlines := func() []Deadline {
 			t.Helper()
 			ds, err := s.Deadlines(ctx, tb.ID)
@@ -121,11 +129,9 @@ func TestBankAuctions(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b backend) {
 		s := b.open(t)
 		ctx := context.Background()
-		wallets(t, s, "g", 1000, "alice", "bob", "carol")
-		tb, err := s.OpenTable(ctx, OpenTableParams{Guild: "g", Channel: "c", Host: "alice", BankOwner: "alice", Now: t0})
-		require.NoError(t, err)
+		tb := bankTable(t, s)
 		ends := t0.Add(time.Minute)
-		_, err = s.Auction(ctx, tb.ID)
+		_, err := s.Auction(ctx, tb.ID)
 		require.ErrorIs(t, err, ErrNoAuction)
 		require.NoError(t, s.StartAuction(ctx, BankAuction{TableID: tb.ID, Channel: "c", Seller: "alice", Ends: ends}))
 		require.ErrorIs(t, s.StartAuction(ctx, BankAuction{TableID: tb.ID, Channel: "c", Seller: "alice", Ends: ends}), ErrAuctionRunning)
