@@ -128,7 +128,7 @@ func (s *Store) Offer(ctx context.Context, id string) (BankOffer, error) {
 	return ofs[0], nil
 }
 
-// PruneOffers deletes the offers that have ended (accepted, declined, expired or
+// PruneOffers deletes the bank offers (R6.3) that have ended (accepted, declined, expired or
 // replaced) and whose expiry is more than maxAge before now, and returns how many it
 // deleted. An open offer is never pruned: its deadline still ends it. A click on a
 // pruned offer's button is answered as one on an ended offer is: it expired.

@@ -100,7 +100,7 @@ func TestBankOffers(t *testing.T) {
 		assert.ErrorIs(t, err, ErrOfferEnded, "an offer expires once")
 		assert.Empty(t, deadlines())
 
-		// Ended offers are pruned a while after their expiry; an open one never is.
+		// Ended offers (R6.3) are pruned a while after their expiry; an open one never is.
 		fourth := BankOffer{ID: "o4", TableID: tb.ID, Channel: "c", Seller: "bob", Buyer: "carol", Price: 5, Expires: exp}
 		_, err = s.OpenOffer(ctx, fourth)
 		require.NoError(t, err)
