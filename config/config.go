@@ -89,11 +89,12 @@ type Admin struct {
 }
 
 // Runtime tunes the Go runtime the bot runs on. The defaults are measured
-// (README, "Measured"): the bot's work is small pieces of I/O, and with one
-// processor per CPU the runtime spends about a quarter of the bot's CPU waking
-// idle threads to run them; one processor serves about a thousand
-// interactions a second, and a bigger bot grows by processes (shards, HTTP
-// replicas), not threads.
+// (README, "Measured"): the bot's work is small pieces of I/O, and what the
+// runtime spends waking threads and its monitor for them is a large part of
+// its CPU. Two processors and a steady monitor were the cheapest pair that
+// kept the answers quick: with one, a SQLite call that the kernel stalls holds
+// the only processor until the monitor takes it back. A bigger bot grows by
+// processes (shards, HTTP replicas), not threads.
 type Runtime struct {
 	// MaxProcs is GOMAXPROCS, the goroutines that run at once: 0 leaves Go's
 	// default (one per CPU the process may use). The GOMAXPROCS variable, when
@@ -103,6 +104,14 @@ type Runtime struct {
 	// kept before the next one: 100 is Go's default. The GOGC variable, when
 	// set, wins.
 	GCPercent int
+	// SteadySysmon keeps the runtime's monitor thread (sysmon) out of its deep
+	// sleep: the binary starts itself again with GODEBUG=schedtrace set to a
+	// period of 24 days, which is what makes sysmon skip the deep sleep (and
+	// print one scheduler line every 24 days of uptime). Waking from the deep
+	// sleep, as a bot does at every interaction after an idle moment, puts
+	// sysmon back to polling every 20 µs for a millisecond or more; kept awake, it
+	// backs off to 10 ms. A schedtrace in the GODEBUG variable, when set, wins.
+	SteadySysmon bool
 }
 
 // Game holds the defaults of the tables and of the economy.
@@ -145,7 +154,7 @@ func Default() Config {
 		Discord:  Discord{APIURL: "https://discord.com"},
 		Database: Database{Path: "pontoon.db", Synchronous: "normal"},
 		Log:      Log{Level: "info", Format: "text"},
-		Runtime:  Runtime{MaxProcs: 1, GCPercent: 200},
+		Runtime:  Runtime{MaxProcs: 2, GCPercent: 200, SteadySysmon: true},
 		Game: Game{
 			TurnTimer:     60 * time.Second,
 			StartingChips: 1000,
@@ -245,6 +254,8 @@ var fields = []field{
 		func(c *Config, v any) error { return decodeSmallInt(v, &c.Runtime.MaxProcs) }},
 	{"runtime.gc_percent", func(c *Config) any { return int64(c.Runtime.GCPercent) },
 		func(c *Config, v any) error { return decodeSmallInt(v, &c.Runtime.GCPercent) }},
+	{"runtime.steady_sysmon", func(c *Config) any { return c.Runtime.SteadySysmon },
+		func(c *Config, v any) error { return decodeBool(v, &c.Runtime.SteadySysmon) }},
 }
 
 const rulesKey = "game.rules"
@@ -446,6 +457,25 @@ func decodeInt(v any, dst *int64) error {
 		*dst = n
 	default:
 		return fmt.Errorf("is %s, must be a whole number", show(v))
+	}
+	return nil
+}
+
+func decodeBool(v any, dst *bool) error {
+	switch x := v.(type) {
+	case bool:
+		*dst = x
+	case string:
+		switch strings.TrimSpace(x) {
+		case "true":
+			*dst = true
+		case "false":
+			*dst = false
+		default:
+			return fmt.Errorf("is %s, must be true or false", show(v))
+		}
+	default:
+		return fmt.Errorf("is %s, must be true or false", show(v))
 	}
 	return nil
 }

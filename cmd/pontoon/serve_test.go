@@ -256,26 +256,47 @@ func TestServeTunesTheRuntime(t *testing.T) {
 	fake.AddGuild(guild, "en-US")
 	var base []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GOMAXPROCS=") && !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "PONTOON_") {
+		if !strings.HasPrefix(kv, "GOMAXPROCS=") && !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GODEBUG=") &&
+			!strings.HasPrefix(kv, "PONTOON_") {
 			base = append(base, kv)
 		}
 	}
 	base = append(base, "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
 		"PONTOON_DATABASE_PATH="+filepath.Join(t.TempDir(), "pontoon.db"), "PONTOON_LOG_FORMAT=json")
 	for _, c := range []struct {
-		name string
-		env  []string
-		want string
+		name    string
+		env     []string
+		want    string
+		godebug string // the running bot's GODEBUG, "" for none
 	}{
-		{"defaults", nil, `"gomaxprocs":1,"gc_percent":200`},
-		{"configured", []string{"PONTOON_RUNTIME_MAX_PROCS=2", "PONTOON_RUNTIME_GC_PERCENT=150"}, `"gomaxprocs":2,"gc_percent":150`},
-		{"the variables win", []string{"PONTOON_RUNTIME_MAX_PROCS=1", "GOMAXPROCS=3", "GOGC=300"}, `"gomaxprocs":3,"gc_percent":300`},
+		{"defaults", nil, `"gomaxprocs":2,"gc_percent":200,"steady_sysmon":true`, "schedtrace=2147483647"},
+		{"configured", []string{"PONTOON_RUNTIME_MAX_PROCS=1", "PONTOON_RUNTIME_GC_PERCENT=150", "PONTOON_RUNTIME_STEADY_SYSMON=false"},
+			`"gomaxprocs":1,"gc_percent":150,"steady_sysmon":false`, ""},
+		{"other GODEBUG settings kept", []string{"GODEBUG=madvdontneed=1"}, `"gomaxprocs":2,"gc_percent":200,"steady_sysmon":true`, "madvdontneed=1,schedtrace=2147483647"},
+		{"the variables win", []string{"PONTOON_RUNTIME_MAX_PROCS=1", "GOMAXPROCS=3", "GOGC=300", "GODEBUG=schedtrace=0"},
+			`"gomaxprocs":3,"gc_percent":300,"steady_sysmon":false`, "schedtrace=0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := startServe(t, bin, append(slices.Clone(base), c.env...), 1)
+			// The process that answers is the one that started (same id), its image
+			// started again with the setting: the kernel's copy of its environment says so.
+			environ, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", p.cmd.Process.Pid))
+			require.NoError(t, err)
+			var godebug []string
+			for _, kv := range strings.Split(string(environ), "\x00") {
+				if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
+					godebug = append(godebug, v)
+				}
+			}
+			if c.godebug == "" {
+				assert.Empty(t, godebug)
+			} else {
+				assert.Equal(t, []string{c.godebug}, godebug)
+			}
 			require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 			_ = p.cmd.Wait()
 			assert.Contains(t, p.logs.String(), `"msg":"go runtime",`+c.want)
+			assert.Equal(t, 1, strings.Count(p.logs.String(), `"msg":"go runtime"`), "one start logged")
 		})
 	}
 }
