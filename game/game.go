@@ -103,8 +103,10 @@ type Round struct {
 }
 
 // Game is one table: its rules, seats, banker, chips and the round in play. It is a value
-// the caller owns and is not safe for concurrent use; Apply and Deal change it only when
-// they succeed, so an illegal action changes nothing.
+// the caller owns; Apply and Deal change it only when they succeed, so an illegal action
+// changes nothing. Its changing methods are not safe for concurrent use; the reading ones
+// (Legal, ToAct, SeesOwnCards, Clone, …) write nothing, so several goroutines may read one
+// game that nobody changes, as the bot's views of one snapshot do.
 type Game struct {
 	Rules    Rules
 	Seats    []string         // clockwise (R3.1)

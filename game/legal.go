@@ -88,20 +88,22 @@ func (g *Game) ToAct() []string {
 	return nil
 }
 
-// allows reports whether a would succeed now. It runs the action's checks on the game
-// itself in dry mode, in which every handler returns before its first change and counts
-// the cards the action would deal, instead of applying it to a copy: Legal tries several
-// moves per decision, and a copy per move was most of the cost of a round. A timeout,
-// which Legal never lists, is still tried on a copy.
+// allows reports whether a would succeed now. It runs the action's checks in dry mode,
+// in which every handler returns before its first change and counts the cards the action
+// would deal, instead of applying it to a deep copy: Legal tries several moves per
+// decision, and a copy per move was most of the cost of a round. The dry run is made on
+// a shallow copy of the Game value, not on g with its flag set and reset: a flag written
+// on g made Legal a write, and two goroutines rendering panels from one snapshot's game
+// raced on it (caught by TestConcurrentClicks under -race). A timeout, which Legal never
+// lists, is still tried on a deep copy.
 func (g *Game) allows(a Action) bool {
 	if a.Verb == VerbTimeout {
 		c := g.Clone()
 		return c.apply(a) == nil && c.pending == nil
 	}
-	g.dry = true
-	err := g.apply(a)
-	g.dry = false
-	return err == nil
+	d := *g // shares the round, maps and slices, which a dry run only reads
+	d.dry = true
+	return d.apply(a) == nil
 }
 
 // SeesOwnCards reports whether a player may look at their own face-down cards now: every

@@ -3,6 +3,7 @@ package game_test
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pontoon-bot/pontoon/game"
@@ -287,5 +288,32 @@ func TestR9_4ShootGoesWithTheFourthCard(t *testing.T) {
 				assert.Equal(t, freeBefore+5, g.Balances["ann"], "bet back; the stake stays in play")
 			}
 		})
+	}
+}
+
+// TestLegalOnlyReads: Legal writes nothing to the game, so the bot may render several
+// members' panels from one snapshot's game at once (R3.3's stakes, R4's play and R8's
+// banker: a decision of every phase). Run under -race, as the README's test command
+// does, the goroutines here race if Legal writes any field; the moves each finds are the
+// ones it finds alone, and the game is as it was.
+func TestLegalOnlyReads(t *testing.T) {
+	for _, g := range []*game.Game{
+		table(t, game.DefaultRules(), nil, pack14),                                                                      // staking
+		table(t, game.DefaultRules(), nil, pack14, "ann stake 5", "bob stake 5"),                                        // ann to play
+		table(t, game.DefaultRules(), nil, pack14, "ann stake 5", "bob stake 5", "ann twist", "ann stick", "bob stick"), // the banker's turn
+	} {
+		before := g.Clone()
+		want := map[string][]game.Move{}
+		for _, p := range g.Seats {
+			want[p] = g.Legal(p)
+		}
+		var wg sync.WaitGroup
+		for range 8 {
+			for _, p := range g.Seats {
+				wg.Go(func() { assert.Equal(t, want[p], g.Legal(p)) })
+			}
+		}
+		wg.Wait()
+		assert.Equal(t, before, g)
 	}
 }
