@@ -66,6 +66,9 @@ func runAgainst(t *testing.T, bin string, overHTTP bool) {
 	assert.Positive(t, rep.RoundsSettled)
 	assert.Positive(t, rep.BotPeakRSSMiB)
 	assert.Positive(t, rep.BotCPUSeconds)
+	// A bot that answers over sockets spends some of its CPU in the kernel, never all.
+	assert.Greater(t, rep.BotKernelShare, 0.0)
+	assert.Less(t, rep.BotKernelShare, 1.0)
 	// Every thread's share of the bot's CPU, from /proc/<pid>/task: they add up.
 	require.NotEmpty(t, rep.BotThreadShares)
 	sum := 0.0

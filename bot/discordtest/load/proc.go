@@ -26,27 +26,35 @@ var clockTick = func() float64 {
 // procCPU is the CPU a process has used, user plus system, from
 // /proc/<pid>/stat (pid "self" for this process).
 func procCPU(pid string) (time.Duration, error) {
+	user, sys, err := procTimes(pid)
+	return user + sys, err
+}
+
+// procTimes is the CPU a process has used in its own code (user) and in the kernel
+// on its behalf (system: its system calls, its page faults, its context switches), from
+// /proc/<pid>/stat.
+func procTimes(pid string) (user, sys time.Duration, err error) {
 	b, err := os.ReadFile("/proc/" + pid + "/stat")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	// The command name (field 2) is in parentheses and may hold spaces: the
 	// fields that follow are counted from its closing parenthesis.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return 0, fmt.Errorf("/proc/%s/stat: no command name", pid)
+		return 0, 0, fmt.Errorf("/proc/%s/stat: no command name", pid)
 	}
 	f := strings.Fields(string(b[i+1:]))
 	// After the name: state is field 3, utime field 14, stime field 15.
 	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%s/stat: %d fields", pid, len(f))
+		return 0, 0, fmt.Errorf("/proc/%s/stat: %d fields", pid, len(f))
 	}
 	ut, err1 := strconv.ParseUint(f[11], 10, 64)
 	st, err2 := strconv.ParseUint(f[12], 10, 64)
 	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("/proc/%s/stat: utime %q stime %q", pid, f[11], f[12])
+		return 0, 0, fmt.Errorf("/proc/%s/stat: utime %q stime %q", pid, f[11], f[12])
 	}
-	return ticks(ut + st), nil
+	return ticks(ut), ticks(st), nil
 }
 
 // threadCPU is the CPU each thread of a process has used, by thread id, from

@@ -56,6 +56,10 @@ type Report struct {
 	BotCPUSeconds          float64 `json:"bot_cpu_seconds"`
 	BotCPUPerInteractionMS float64 `json:"bot_cpu_ms_per_interaction"`
 	BotCores               float64 `json:"bot_cores"` // the bot's CPU over the window's wall time
+	// BotKernelShare is the share of the bot's CPU that the kernel spent on its behalf
+	// (system time): its sockets, its writes to the database file, its threads' sleeps
+	// and wake-ups.
+	BotKernelShare float64 `json:"bot_kernel_share"`
 	// BotThreadShares are the shares of the bot's CPU in the window that its busiest
 	// threads took, largest first (at most eight). BotMonitorShare is the share of its
 	// second thread, the first the Go runtime starts: sysmon, which polls every 20 µs
@@ -132,6 +136,9 @@ func (r *Report) fill(p *players, before, after usage) {
 	}
 	bot, self := after.bot-before.bot, after.self-before.self
 	r.BotCPUSeconds = bot.Seconds()
+	if bot > 0 {
+		r.BotKernelShare = (after.botKernel - before.botKernel).Seconds() / bot.Seconds()
+	}
 	r.BotThreadShares, r.BotMonitorShare = threadShares(before.threads, after.threads)
 	if r.Answered > 0 {
 		r.BotCPUPerInteractionMS = ms(bot) / float64(r.Answered)
@@ -197,7 +204,8 @@ func (r *Report) WriteText(w io.Writer) {
 		r.Answered, r.Refused, r.Errors, r.RoundsDealt, r.RoundsSettled, r.StuckTables)
 	fmt.Fprintf(w, "  latency:    p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms (mean %.1f ms)\n",
 		r.LatencyMS.P50, r.LatencyMS.P90, r.LatencyMS.P99, r.LatencyMS.Max, r.LatencyMS.Mean)
-	fmt.Fprintf(w, "  bot CPU:    %.2f ms per interaction (%.1f s, %.2f cores)\n", r.BotCPUPerInteractionMS, r.BotCPUSeconds, r.BotCores)
+	fmt.Fprintf(w, "  bot CPU:    %.2f ms per interaction (%.1f s, %.2f cores; %.0f%% of it in the kernel)\n",
+		r.BotCPUPerInteractionMS, r.BotCPUSeconds, r.BotCores, 100*r.BotKernelShare)
 	if len(r.BotThreadShares) > 0 {
 		shares := make([]string, len(r.BotThreadShares))
 		for i, f := range r.BotThreadShares {

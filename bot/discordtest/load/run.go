@@ -429,6 +429,7 @@ const tableWait = 3 * time.Second
 type usage struct {
 	at                 time.Time
 	bot, self, machine time.Duration
+	botKernel          time.Duration         // the part of bot spent in the kernel
 	threads            map[int]time.Duration // the bot's, by thread id
 	pressure           time.Duration         // some task waiting for a CPU; see cpuPressure
 	hasPressure        bool
@@ -437,7 +438,9 @@ type usage struct {
 func sampleUsage(pid string) (usage, error) {
 	u := usage{at: time.Now()}
 	var err1, err2, err3 error
-	u.bot, err1 = procCPU(pid)
+	var botUser time.Duration
+	botUser, u.botKernel, err1 = procTimes(pid)
+	u.bot = botUser + u.botKernel
 	u.self, err2 = procCPU("self")
 	u.machine, err3 = machineCPU()
 	u.pressure, u.hasPressure = cpuPressure()
