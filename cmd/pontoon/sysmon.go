@@ -1,8 +1,6 @@
 package main
 
-import (
-	"strings"
-)
+import "strings"
 
 // steadySysmonDebug is the GODEBUG setting runtime.steady_sysmon adds. The Go runtime's
 // monitor thread (sysmon) sleeps deeply once every processor is idle, and is woken by
@@ -19,13 +17,8 @@ const steadySysmonDebug = "schedtrace=2147483647"
 // when the setting is off, and not when godebug already names a schedtrace (an
 // operator's, or our own after the restart).
 func withSteadySysmon(on bool, godebug string) (string, bool) {
-	if !on {
+	if _, named := schedtrace(godebug); !on || named {
 		return godebug, false
-	}
-	for _, kv := range strings.Split(godebug, ",") {
-		if strings.HasPrefix(strings.TrimSpace(kv), "schedtrace=") {
-			return godebug, false
-		}
 	}
 	if godebug == "" {
 		return steadySysmonDebug, true
@@ -36,13 +29,19 @@ func withSteadySysmon(on bool, godebug string) (string, bool) {
 // sysmonSteady reports whether the process runs with a scheduler trace period set,
 // as runtime.steady_sysmon starts it.
 func sysmonSteady(godebug string) bool {
-	steady := false
-	for _, kv := range strings.Split(godebug, ",") { // the last one counts, as for Go
+	v, _ := schedtrace(godebug)
+	return v != "" && v != "0"
+}
+
+// schedtrace is the schedtrace value godebug sets, the last one as for Go, and whether
+// it names one at all.
+func schedtrace(godebug string) (value string, named bool) {
+	for _, kv := range strings.Split(godebug, ",") {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(kv), "schedtrace="); ok {
-			steady = v != "" && v != "0"
+			value, named = v, true
 		}
 	}
-	return steady
+	return value, named
 }
 
 // withoutVar returns env without the variable name.
