@@ -221,6 +221,59 @@ func TestTimeouts(t *testing.T) {
 	h.noFailures()
 }
 
+// R7.4: the table names everyone who ran out of time since the last decision anyone
+// made, not only the last timer's: carol sits out, then bob's turn times out and settles
+// the round, and the settled table names both. A restart that redraws the settled table
+// from the store (its settlement edit lost at the stop) names the same two.
+func TestTimeoutNoticeNamesEveryoneSinceTheLastDecision(t *testing.T) {
+	both := "<@" + carol + ">, <@" + bob + "> ran out of time."
+	play := func(t *testing.T) (*harness, *manualClock) {
+		clk := newClock()
+		h := newHarness(t, clk.use)
+		h.seat(alice, nil, bob, carol)
+		// bob 9H 4D (13: folds), carol TC 8C, alice 7S 9S, as in TestTimeouts.
+		h.deal(alice, 0, "9H TC 7S 4D 8C 9S")
+		h.amount(bob, game.VerbStake, 10)
+		clk.Advance(time.Minute) // carol's stake
+		h.waitTable("<@" + carol + "> ran out of time.")
+		return h, clk
+	}
+	t.Run("in memory", func(t *testing.T) {
+		h, clk := play(t)
+		clk.Advance(time.Minute) // bob's turn, with no decision since carol's timeout
+		m := h.waitTable("The round is settled")
+		require.Contains(t, text(m), both)
+		h.noFailures()
+	})
+	t.Run("redrawn after a restart", func(t *testing.T) {
+		h, clk := play(t)
+		// The settlement's edit comes as two: with its picture, then (that failing)
+		// without. Both are held and fail, the second at the stop.
+		route := "PATCH /channels/" + channelID + "/messages/" + h.tableMessage().ID
+		arrived := func(hold *discordtest.Hold) {
+			select {
+			case <-hold.Arrived():
+			case <-time.After(10 * time.Second):
+				t.Fatal("the settlement's edit never came")
+			}
+		}
+		withPicture := h.fake.HoldNext(route)
+		clk.Advance(time.Minute) // bob's turn: the round settles
+		arrived(withPicture)
+		plain := h.fake.HoldNext(route)
+		withPicture.Fail(500, 0, "500: Internal Server Error")
+		arrived(plain)
+		stopped := make(chan struct{})
+		go func() { h.stop(); close(stopped) }()
+		plain.Fail(500, 0, "500: Internal Server Error")
+		<-stopped
+		require.NotContains(t, text(h.tableMessage()), "The round is settled", "the edit was lost")
+		h.start()
+		m := h.waitTable("The round is settled")
+		require.Contains(t, text(m), both)
+	})
+}
+
 // A restart mid-round: the table carries on from the same state, and the buttons of a
 // panel opened before the restart still work.
 func TestRestartMidRound(t *testing.T) {

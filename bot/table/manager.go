@@ -416,10 +416,11 @@ func (m *Manager) Recover(ctx context.Context) error {
 			continue
 		}
 		if t.round.ID != 0 && t.round.Finished() {
-			if g, err := m.settledGame(ctx, t.round); err != nil {
+			if g, actions, err := m.settledGame(ctx, t.round); err != nil {
 				m.log.Warn("settled round not replayed; the table is redrawn without it", "table", tb.ID, "err", err)
 			} else {
 				t.g = g // the table shows the last settlement, as it did before
+				t.notice = timedOutNotice(actions)
 			}
 		}
 		t.restart = restartRound
@@ -450,23 +451,33 @@ func (m *Manager) Recover(ctx context.Context) error {
 }
 
 // settledGame replays a finished round to the state it settled in.
-func (m *Manager) settledGame(ctx context.Context, r store.Round) (*game.Game, error) {
+func (m *Manager) settledGame(ctx context.Context, r store.Round) (*game.Game, []store.Action, error) {
+	g, actions, err := m.replayRound(ctx, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if g.InRound() {
+		return nil, nil, fmt.Errorf("round %d is marked finished but its actions do not settle it", r.Number)
+	}
+	return g, actions, nil
+}
+
+// replayRound is round r as the store holds it: its actions, and the game their replay
+// leaves.
+func (m *Manager) replayRound(ctx context.Context, r store.Round) (*game.Game, []store.Action, error) {
 	actions, err := m.st.Actions(ctx, r.ID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	h, err := store.RoundHistory(r, actions)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	g, _, err := game.Replay(h)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if g.InRound() {
-		return nil, fmt.Errorf("round %d is marked finished but its actions do not settle it", r.Number)
-	}
-	return g, nil
+	return g, actions, nil
 }
 
 // redrawChangedWithin is how recently a table's last round must have settled, or its

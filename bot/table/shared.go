@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
 )
 
@@ -25,7 +24,6 @@ import (
 type Shared interface {
 	ClaimTable(ctx context.Context, tableID int64, holder string, now time.Time, ttl time.Duration) (claimed, current bool, err error)
 	ReleaseTable(ctx context.Context, tableID int64, holder string, now time.Time) error
-	Actions(ctx context.Context, roundID int64) ([]store.Action, error)
 	// The turn deadlines kept in the store (deadlines.go).
 	ClaimDeadlines(ctx context.Context, kind, holder string, now time.Time, ttl time.Duration, limit int) ([]store.Deadline, error)
 	Claimed(ctx context.Context, d store.Deadline, holder string) (bool, error)
@@ -146,15 +144,7 @@ func (m *Manager) rebuild(ctx context.Context, t *Table) error {
 	if t.round.ID == 0 {
 		return nil
 	}
-	actions, err := m.opt.Shared.Actions(ctx, t.round.ID)
-	if err != nil {
-		return err
-	}
-	h, err := store.RoundHistory(t.round, actions)
-	if err != nil {
-		return err
-	}
-	g, _, err := game.Replay(h)
+	g, actions, err := m.replayRound(ctx, t.round)
 	if err != nil {
 		return fmt.Errorf("table %d round %d: %w", t.id, t.round.Number, err)
 	}

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/pontoon-bot/pontoon/game"
@@ -56,23 +57,32 @@ func (t *Table) onTimer(gen int) {
 }
 
 // timedOutNotice is the notice a table shows after a round's actions: the members
-// timed out since the last decision anyone made (R7.4), as timeOut notes them and the
-// next action clears them; nil when the last action is not a timeout. A copy of the
-// table rebuilt from the store (another replica's, a restart's) shows what the process
-// that timed them out showed.
+// timed out since the last decision anyone made (R7.4), each once; nil when the last
+// action is not a timeout. timeOut keeps the same notice as it applies timeouts, so a
+// copy of the table rebuilt from the store (another replica's, a restart's) shows what
+// the process that timed them out showed.
 func timedOutNotice(actions []store.Action) *Notice {
-	i := len(actions)
-	for i > 0 && actions[i-1].Verb == string(game.VerbTimeout) {
-		i--
+	var n *Notice
+	for _, a := range actions {
+		if a.Verb != string(game.VerbTimeout) {
+			n = nil
+			continue
+		}
+		n = n.timedOut(a.Member)
 	}
-	if i == len(actions) {
-		return nil
+	return n
+}
+
+// timedOut is the timed-out notice n (nil: none yet) with member added if it is not
+// named already.
+func (n *Notice) timedOut(member string) *Notice {
+	if n == nil || n.Kind != NoticeTimedOut {
+		return &Notice{Kind: NoticeTimedOut, Members: []string{member}}
 	}
-	members := make([]string, 0, len(actions)-i)
-	for _, a := range actions[i:] {
-		members = append(members, a.Member)
+	if slices.Contains(n.Members, member) {
+		return n
 	}
-	return &Notice{Kind: NoticeTimedOut, Members: members}
+	return &Notice{Kind: NoticeTimedOut, Members: append(slices.Clip(n.Members), member)}
 }
 
 // timeOut applies a timeout to everyone the round waits on (R7.4), notes it on the
@@ -84,7 +94,8 @@ func (t *Table) timeOut(ctx context.Context) (waited bool, timedOut int) {
 		return false, 0
 	}
 	t.recovered = false
-	var members []string
+	notice := t.notice // the members timed out since the last decision (timedOutNotice)
+	timedOut = 0
 	for _, p := range t.g.ToAct() {
 		if !t.inRound() {
 			break
@@ -93,12 +104,13 @@ func (t *Table) timeOut(ctx context.Context) (waited bool, timedOut int) {
 			t.m.log.Error("timeout not applied", "table", t.id, "member", p, "err", err)
 			continue
 		}
-		members = append(members, p)
+		notice = notice.timedOut(p)
+		timedOut++
 	}
-	if len(members) > 0 {
-		t.notice = &Notice{Kind: NoticeTimedOut, Members: members}
+	if timedOut > 0 {
+		t.notice = notice // apply cleared it, as every decision does
 	}
 	t.armTimer()
 	t.m.n.Changed(t)
-	return true, len(members)
+	return true, timedOut
 }
