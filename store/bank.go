@@ -133,22 +133,7 @@ func (s *Store) Offer(ctx context.Context, id string) (BankOffer, error) {
 // deleted. An open offer is never pruned: its deadline still ends it. A click on a
 // pruned offer's button is answered as one on an ended offer is: it expired.
 func (s *Store) PruneOffers(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error) {
-	if err := checkNow(now); err != nil {
-		return 0, err
-	}
-	var n int64
-	err := s.write(ctx, "PruneOffers", func(tx *txn) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM bank_offers WHERE status <> ? AND expires < ?`,
-			OfferOpen, formatTime(now.Add(-maxAge)))
-		if err != nil {
-			return fmt.Errorf("store: prune offers: %w", err)
-		}
-		if n, err = res.RowsAffected(); err != nil {
-			return fmt.Errorf("store: prune offers: %w", err)
-		}
-		return nil
-	})
-	return n, err
+	return s.prune(ctx, "PruneOffers", now, maxAge, `DELETE FROM bank_offers WHERE status <> ? AND expires < ?`, OfferOpen)
 }
 
 // SetOfferMessage records the message that shows an offer.

@@ -42,17 +42,23 @@ func (s *Store) RememberInteraction(ctx context.Context, id string, now time.Tim
 // and returns how many it forgot. Discord gives up on an interaction after
 // 15 minutes, so ids older than that can no longer come back.
 func (s *Store) PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error) {
+	return s.prune(ctx, "PruneInteractions", now, maxAge, `DELETE FROM interactions WHERE seen_at < ?`)
+}
+
+// prune runs delete, a DELETE whose last parameter is the cut-off time now - maxAge
+// (args come before it), in one transaction, and returns how many rows it deleted.
+func (s *Store) prune(ctx context.Context, op string, now time.Time, maxAge time.Duration, delete string, args ...any) (int64, error) {
 	if err := checkNow(now); err != nil {
 		return 0, err
 	}
 	var n int64
-	err := s.write(ctx, "PruneInteractions", func(tx *txn) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE seen_at < ?`, formatTime(now.Add(-maxAge)))
+	err := s.write(ctx, op, func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, delete, append(args, formatTime(now.Add(-maxAge)))...)
 		if err != nil {
-			return fmt.Errorf("store: prune interactions: %w", err)
+			return fmt.Errorf("store: %s: %w", op, err)
 		}
 		if n, err = res.RowsAffected(); err != nil {
-			return fmt.Errorf("store: prune interactions: %w", err)
+			return fmt.Errorf("store: %s: %w", op, err)
 		}
 		return nil
 	})
