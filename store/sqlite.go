@@ -83,23 +83,12 @@ func (s *Store) writeSQLite(ctx context.Context, op string, f func(*txn) error) 
 		return errClosed
 	default:
 	}
-	g.mu.Lock()
-	if !g.busy {
-		g.busy = true
-		g.mu.Unlock()
+	r := g.enter(func() *writeReq { return &writeReq{ctx: ctx, op: op, f: f, done: make(chan struct{})} })
+	if r == nil {
 		err := s.writeAlone(ctx, op, f)
-		g.mu.Lock()
-		if len(g.queue) == 0 {
-			g.busy = false
-		} else {
-			g.signal() // busy stays true: the writer takes over
-		}
-		g.mu.Unlock()
+		g.leave()
 		return err
 	}
-	r := &writeReq{ctx: ctx, op: op, f: f, done: make(chan struct{})}
-	g.queue = append(g.queue, r)
-	g.mu.Unlock()
 	select {
 	case <-r.done:
 		return r.err
@@ -109,6 +98,34 @@ func (s *Store) writeSQLite(ctx context.Context, op string, f func(*txn) error) 
 		}
 		<-r.done
 		return r.err
+	}
+}
+
+// enter takes the write path for the caller when no write runs, and returns nil:
+// the caller runs its write, then leave. Otherwise it queues the request queued makes
+// for the writer, and returns it. Both happen under one lock, so a queued request is
+// never left behind by a write that has just finished.
+func (g *groupCommit) enter(queued func() *writeReq) *writeReq {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.busy {
+		g.busy = true
+		return nil
+	}
+	r := queued()
+	g.queue = append(g.queue, r)
+	return r
+}
+
+// leave hands the write path on after a write run by the caller (enter returned
+// nil): to the writer if anything queued meanwhile, busy staying true, else to nobody.
+func (g *groupCommit) leave() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.queue) == 0 {
+		g.busy = false
+	} else {
+		g.signal()
 	}
 }
 
@@ -377,27 +394,17 @@ func checkpoint(db *sql.DB) bool {
 }
 
 // whileWriterIdle runs f while no write transaction of this store runs: it takes
-// the write path as a writer would (writeSQLite), so commits queue behind f, and
-// hands it on when f returns.
+// the write path as writeSQLite does (enter, leave), so commits queue behind f.
 func (s *Store) whileWriterIdle(f func()) {
 	g := &s.group
-	g.mu.Lock()
-	if !g.busy {
-		g.busy = true
-		g.mu.Unlock()
+	r := g.enter(func() *writeReq {
+		return &writeReq{ctx: context.Background(), op: "checkpoint", idle: f, done: make(chan struct{})}
+	})
+	if r == nil {
 		f()
-		g.mu.Lock()
-		if len(g.queue) == 0 {
-			g.busy = false
-		} else {
-			g.signal()
-		}
-		g.mu.Unlock()
+		g.leave()
 		return
 	}
-	r := &writeReq{ctx: context.Background(), op: "checkpoint", idle: f, done: make(chan struct{})}
-	g.queue = append(g.queue, r)
-	g.mu.Unlock()
 	select {
 	case <-r.done:
 	case <-g.quit:
