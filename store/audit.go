@@ -73,11 +73,17 @@ func (s *Store) Audit(ctx context.Context) (AuditReport, error) {
 }
 
 func auditTotals(ctx context.Context, tx *txn, r *AuditReport) error {
-	rows, err := tx.QueryContext(ctx, `SELECT a.guild_id, count(*),
+	// The entries are counted once per guild in one pass, not by a subquery per guild:
+	// ledger_entries is a view that decodes every action's legs.
+	rows, err := tx.QueryContext(ctx, `WITH entries (guild_id, n) AS (
+			SELECT guild_id, count(*) FROM ledger_entries GROUP BY guild_id
+		)
+		SELECT a.guild_id, count(*),
 			CAST(coalesce(sum(CASE WHEN a.account = 'mint' THEN 0 ELSE a.balance END), 0) AS BIGINT),
 			CAST(coalesce(sum(CASE WHEN a.account = 'mint' THEN a.balance ELSE 0 END), 0) AS BIGINT),
-			(SELECT count(*) FROM ledger l WHERE l.guild_id = a.guild_id)
-		FROM accounts a GROUP BY a.guild_id ORDER BY a.guild_id`)
+			coalesce(max(e.n), 0)
+		FROM accounts a LEFT JOIN entries e ON e.guild_id = a.guild_id
+		GROUP BY a.guild_id ORDER BY a.guild_id`)
 	if err != nil {
 		return fmt.Errorf("store: audit: %w", err)
 	}
@@ -128,9 +134,9 @@ func auditNegatives(ctx context.Context, tx *txn, r *AuditReport) error {
 func auditLedger(ctx context.Context, tx *txn, r *AuditReport) error {
 	rows, err := tx.QueryContext(ctx, `
 		WITH flows (guild_id, account, delta) AS (
-			SELECT guild_id, to_account, amount FROM ledger
+			SELECT guild_id, to_account, amount FROM ledger_entries
 			UNION ALL
-			SELECT guild_id, from_account, -amount FROM ledger
+			SELECT guild_id, from_account, -amount FROM ledger_entries
 		), net AS (
 			SELECT guild_id, account, CAST(sum(delta) AS BIGINT) AS net FROM flows GROUP BY guild_id, account
 		)

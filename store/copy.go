@@ -22,7 +22,7 @@ var copyTables = []struct {
 		"next_pack", "created_at", "closed_at", "changed_at"}, "id"},
 	{"seats", []string{"table_id", "member_id", "seat_no", "joined_at"}, ""},
 	{"rounds", []string{"id", "table_id", "number", "history", "commitment", "salt", "started_at", "finished_at", "result"}, "id"},
-	{"actions", []string{"round_id", "seq", "member_id", "verb", "args", "interaction_id", "created_at"}, ""},
+	{"actions", []string{"round_id", "seq", "member_id", "verb", "args", "interaction_id", "created_at", "legs"}, ""},
 	{"ledger", []string{"id", "guild_id", "from_account", "to_account", "amount", "reason", "table_id", "round_id",
 		"action_seq", "leg", "created_at"}, "id"},
 	{"interactions", []string{"id", "seen_at"}, ""},

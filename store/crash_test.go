@@ -265,7 +265,7 @@ func checkLedgerLegs(t *testing.T, s *Store) {
 		require.NoError(t, err)
 		require.NoError(t, g.Deal(pack))
 		legs := map[int]int{}
-		lr, err := s.r.Query(`SELECT action_seq, COUNT(*) FROM ledger WHERE round_id = ? AND action_seq > 0 GROUP BY action_seq`, r.ID)
+		lr, err := s.r.Query(`SELECT action_seq, COUNT(*) FROM ledger_entries WHERE round_id = ? AND action_seq > 0 GROUP BY action_seq`, r.ID)
 		require.NoError(t, err)
 		for lr.Next() {
 			var seq, n int

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // MaxChips is the most chips one account may hold. It keeps every sum the
@@ -121,6 +122,9 @@ type ledgerRef struct {
 	round int64
 	seq   int // with round: the action's sequence number, 0 for the round's start
 	now   time.Time
+	// inAction: the legs are in the action's row already (applyAction, encodeLegs), so
+	// flush writes the balances only.
+	inAction bool
 }
 
 // checkTableTransfers checks, before anything moves, that a game's transfers
@@ -442,6 +446,9 @@ func (b *books) flush(ctx context.Context, tx *txn, ref ledgerRef) error {
 			return fmt.Errorf("store: update balances: %w", err)
 		}
 	}
+	if ref.inAction {
+		return nil
+	}
 	var table, round, seq sql.NullInt64
 	if ref.table != 0 {
 		table = sql.NullInt64{Int64: ref.table, Valid: true}
@@ -466,6 +473,57 @@ func (b *books) flush(ctx context.Context, tx *txn, ref ledgerRef) error {
 		}
 	}
 	return nil
+}
+
+// encodeLegs is an action's transfers as its row's legs column stores them (migration
+// 00090): a JSON array of [from, to, amount, reason], a leg without a reason taking
+// defaultReason; NULL for none. Written by hand because it runs on every action and
+// encoding/json would allocate for each value; strings are escaped as JSON requires.
+func encodeLegs(ts []Transfer, defaultReason string) sql.NullString {
+	if len(ts) == 0 {
+		return sql.NullString{}
+	}
+	b := make([]byte, 0, 64*len(ts))
+	b = append(b, '[')
+	for i, t := range ts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		reason := t.Reason
+		if reason == "" {
+			reason = defaultReason
+		}
+		b = append(b, '[')
+		b = appendJSONString(b, t.From)
+		b = append(b, ',')
+		b = appendJSONString(b, t.To)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, t.Amount, 10)
+		b = append(b, ',')
+		b = appendJSONString(b, reason)
+		b = append(b, ']')
+	}
+	b = append(b, ']')
+	return sql.NullString{String: string(b), Valid: true}
+}
+
+// appendJSONString appends s as a JSON string. Bytes that are not valid UTF-8 become
+// U+FFFD, as encoding/json writes them; such a name could not be an account's anyway,
+// and the audit would say so.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return append(b, '"')
 }
 
 // balance returns an account's balance and whether it exists (0 if not).

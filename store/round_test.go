@@ -112,8 +112,9 @@ func TestApplyAction(t *testing.T) {
 		require.NoError(t, err)
 		assert.False(t, first, "ApplyAction remembers its interaction id")
 
-		// The ledger rows carry the action.
-		rows, err := s.r.Query(`SELECT table_id, round_id, action_seq, leg, reason FROM ledger WHERE round_id IS NOT NULL ORDER BY id`)
+		// The ledger's entries carry the action: its legs, in its row (migration 00090).
+		rows, err := s.r.Query(`SELECT table_id, round_id, action_seq, leg, reason FROM ledger_entries
+			WHERE round_id IS NOT NULL ORDER BY action_seq, leg`)
 		require.NoError(t, err)
 		var legs []string
 		for rows.Next() {
@@ -128,10 +129,11 @@ func TestApplyAction(t *testing.T) {
 		require.NoError(t, rows.Err())
 		assert.Equal(t, []string{"stake/1/0", "reserve/1/1"}, legs)
 
-		// The unique key itself: a second ledger row for (round, 1, 0) is refused
-		// by the database whatever the code above it does.
-		_, err = s.w.Exec(`INSERT INTO ledger (guild_id, from_account, to_account, amount, round_id, action_seq, leg, created_at)
-			VALUES ('g', 'wallet:bob', ?, 1, ?, 1, 0, 'x')`, EscrowAccount(tb.ID, "bob"), r.ID)
+		// The unique key itself: the legs of (round, 1) are in its action's row, and a
+		// second row for (round, 1), legs and all, is refused by the database whatever
+		// the code above it does.
+		_, err = s.w.Exec(`INSERT INTO actions (round_id, seq, member_id, verb, created_at, legs)
+			VALUES (?, 1, 'bob', 'stake', 'x', ?)`, r.ID, `[["wallet:bob","`+EscrowAccount(tb.ID, "bob")+`",1,"stake"]]`)
 		assert.True(t, isUnique(err), "%v", err)
 
 		// An action without transfers, then one that ends the round.
@@ -198,7 +200,7 @@ func TestApplyActionManyLegs(t *testing.T) {
 		}
 		require.NoError(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "bob", Verb: "twist", Now: t0, Transfers: ts}))
 
-		rows, err := s.r.Query(`SELECT from_account, to_account, amount, reason, action_seq, leg FROM ledger
+		rows, err := s.r.Query(`SELECT from_account, to_account, amount, reason, action_seq, leg FROM ledger_entries
 			WHERE round_id = ? AND action_seq = 1 ORDER BY leg`, r.ID)
 		require.NoError(t, err)
 		defer rows.Close()
