@@ -46,6 +46,12 @@ func (p *pool) QueryRow(query string, args ...any) *sql.Row {
 type txn struct {
 	tx *sql.Tx
 	d  *dialect
+	// SQLite's write transactions: the store's hotState, what this transaction
+	// learnt for it (added once it commits), and whether it has checked the state's
+	// data_version yet. nil on PostgreSQL and for reads.
+	hot        *hotState
+	notes      []hotNote
+	hotChecked bool
 }
 
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {

@@ -169,7 +169,7 @@ func moveAll(ctx context.Context, tx *txn, guild string, ts []Transfer, defaultR
 	if len(ts) == 0 {
 		return nil
 	}
-	b, err := readBooks(ctx, tx, guild, ts)
+	b, err := readBooks(ctx, tx, guild, ts, ref.inAction && tx.hot != nil)
 	if err != nil {
 		return err
 	}
@@ -227,8 +227,10 @@ func (b *books) account(name string) *bookAccount {
 	return &b.accts[i]
 }
 
-// readBooks reads the balances of every well-formed account named in ts.
-func readBooks(ctx context.Context, tx *txn, guild string, ts []Transfer) (*books, error) {
+// readBooks reads the balances of every well-formed account named in ts: with
+// cached (an action on SQLite, whose transaction has checked the hot state), from
+// memory when every one of them is known there (hot.go), else from the database.
+func readBooks(ctx context.Context, tx *txn, guild string, ts []Transfer, cached bool) (*books, error) {
 	b := &books{guild: guild, accts: make([]bookAccount, 0, 2*len(ts))}
 	for _, t := range ts {
 		for _, n := range [2]string{t.From, t.To} {
@@ -242,6 +244,9 @@ func readBooks(ctx context.Context, tx *txn, guild string, ts []Transfer) (*book
 		return b, nil
 	}
 	slices.SortFunc(b.accts, func(x, y bookAccount) int { return strings.Compare(x.name, y.name) })
+	if cached && b.fromHot(tx) {
+		return b, nil
+	}
 	args := make([]any, 0, 1+len(b.accts))
 	args = append(args, guild)
 	for _, a := range b.accts {
@@ -265,6 +270,22 @@ func readBooks(ctx context.Context, tx *txn, guild string, ts []Transfer) (*book
 		return nil, fmt.Errorf("store: read balances: %w", err)
 	}
 	return b, nil
+}
+
+// fromHot fills the books from the hot state if it knows every account named, and
+// reports whether it did; it changes nothing when it does not.
+func (b *books) fromHot(tx *txn) bool {
+	for i := range b.accts {
+		if _, ok := tx.hotBalance(hotAccount{b.guild, b.accts[i].name}); !ok {
+			return false
+		}
+	}
+	for i := range b.accts {
+		a := &b.accts[i]
+		v, _ := tx.hotBalance(hotAccount{b.guild, a.name})
+		a.bal, a.old, a.exists, a.existed = v, v, true, true
+	}
+	return true
 }
 
 // move checks and applies one transfer to the books in memory.
@@ -444,6 +465,13 @@ func (b *books) flush(ctx context.Context, tx *txn, ref ledgerRef) error {
 	if len(args) > 1 {
 		if _, err := tx.ExecContext(ctx, accountsUpsert(len(args)/2), args...); err != nil {
 			return fmt.Errorf("store: update balances: %w", err)
+		}
+	}
+	// Every balance the books know, read or written, is what the database holds
+	// once tx commits (hot.go).
+	for _, a := range b.accts {
+		if a.exists {
+			tx.note(hotNote{acct: hotAccount{b.guild, a.name}, bal: a.bal})
 		}
 	}
 	if ref.inAction {

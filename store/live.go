@@ -117,6 +117,7 @@ func (s *Store) ResolveBroken(ctx context.Context, tableID int64, now time.Time)
 		formatTime(now), `{"void":true}`, tableID); err != nil {
 		return fmt.Errorf("store: resolve broken table: %w", err)
 	}
+	tx.note(hotNote{forget: true}) // a round finished outside applyAction
 	if _, err := tx.ExecContext(ctx, `UPDATE tables SET status = 'closed', closed_at = ? WHERE id = ?`, formatTime(now), tableID); err != nil {
 		return fmt.Errorf("store: resolve broken table: %w", err)
 	}

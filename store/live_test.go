@@ -73,6 +73,8 @@ func TestResolveBroken(t *testing.T) {
 		require.Equal(t, int64(980), balanceOf(t, s, "g", WalletAccount("bob")))
 
 		require.NoError(t, s.ResolveBroken(ctx, tb.ID, t0))
+		assert.ErrorIs(t, s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 2, Member: "bob", Verb: "stick", Now: t0}),
+			ErrRoundFinished, "the void round takes no more actions")
 		assert.Equal(t, int64(1000), balanceOf(t, s, "g", WalletAccount("bob")))
 		assert.Zero(t, balanceOf(t, s, "g", EscrowAccount(tb.ID, "bob")))
 		var reason string

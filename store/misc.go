@@ -10,8 +10,8 @@ import (
 // RememberInteraction records a Discord interaction id and reports whether it
 // is the first time the store sees it. The bot calls it on receipt and drops
 // an interaction seen before: Discord may deliver one twice, and a member may
-// double-click. An interaction id carried by an applied action (ApplyAction)
-// counts as seen, for good: actions are never pruned.
+// double-click. It knows only the ids it recorded: an action's id is checked
+// within its round by ApplyAction.
 func (s *Store) RememberInteraction(ctx context.Context, id string, now time.Time) (first bool, err error) {
 	if err := checkIDs("interaction id", id); err != nil {
 		return false, err
@@ -20,10 +20,10 @@ func (s *Store) RememberInteraction(ctx context.Context, id string, now time.Tim
 		return false, err
 	}
 	err = s.write(ctx, "RememberInteraction", func(tx *txn) error {
-		// An id an action carries was seen too: ApplyAction keeps it in the
-		// actions table only.
-		res, err := tx.ExecContext(ctx, `INSERT INTO interactions (id, seen_at)
-			SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM actions WHERE interaction_id = ?1) ON CONFLICT DO NOTHING`,
+		// The ids actions carry are not looked at: an action's is checked within its
+		// round (ApplyAction), and a process that remembers interactions (HTTP
+		// replicas) remembers each before it acts on it.
+		res, err := tx.ExecContext(ctx, `INSERT INTO interactions (id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING`,
 			id, formatTime(now))
 		if err != nil {
 			return fmt.Errorf("store: remember interaction: %w", err)

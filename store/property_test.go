@@ -82,12 +82,12 @@ type model struct {
 	claimed      map[string]time.Time
 	bal          map[string]int64 // every account of the guild, mint included
 	tables       []*modelTable
-	interactions []string
+	interactions map[int64][]string // by round: the ids its actions carry
 	nextID       int
 }
 
 func newModel(t *rapid.T, s *Store) *model {
-	m := &model{s: s, ctx: context.Background(), now: t0, wallets: map[string]bool{},
+	m := &model{s: s, ctx: context.Background(), now: t0, wallets: map[string]bool{}, interactions: map[int64][]string{},
 		claimed: map[string]time.Time{}, bal: map[string]int64{}}
 	// Three members start with wallets; the others appear on the way.
 	for _, p := range propMembers[:3] {
@@ -375,9 +375,18 @@ func (m *model) applyAction(t *rapid.T) {
 	interaction := fmt.Sprintf("i%d", m.nextID)
 	var want error
 	switch rapid.IntRange(0, 9).Draw(t, "variant") {
-	case 9: // a redelivered interaction
-		if len(m.interactions) > 0 {
-			interaction = rapid.SampledFrom(m.interactions).Draw(t, "interaction")
+	case 9: // a redelivered interaction: an id is unique within its round, and on
+		// PostgreSQL across rounds too (migration 00090)
+		used := m.interactions[tb.round]
+		if m.s.postgres {
+			used = nil
+			for _, ids := range m.interactions {
+				used = append(used, ids...)
+			}
+			slices.Sort(used) // map order is random; rapid's draws must not be
+		}
+		if len(used) > 0 {
+			interaction = rapid.SampledFrom(used).Draw(t, "interaction")
 			want = ErrDuplicateInteraction
 		}
 	case 8: // an action applied before
@@ -408,7 +417,7 @@ func (m *model) applyAction(t *rapid.T) {
 		return
 	}
 	m.bal = bal
-	m.interactions = append(m.interactions, interaction)
+	m.interactions[tb.round] = append(m.interactions[tb.round], interaction)
 	tb.seq = seq
 	if finish != nil {
 		tb.finished, tb.owner, tb.pack = true, finish.BankOwner, finish.NextPack

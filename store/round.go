@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -181,13 +182,13 @@ type ApplyParams struct {
 // either everything is recorded or nothing is.
 //
 // It refuses, in this order: a round that does not exist (ErrNotFound); an
-// interaction id already used by an action (ErrDuplicateInteraction); a
-// sequence number already used (ErrDuplicateAction); a finished round
-// (ErrRoundFinished); a sequence number that is not the next one
-// (SequenceError with ErrStaleSeq). So re-applying a committed action never
-// moves chips twice. RememberInteraction knows the interaction ids of
-// applied actions too (the actions table's unique index holds them, so the
-// action does not write them a second time).
+// interaction id already used by an action of the round, on PostgreSQL of any
+// round (ErrDuplicateInteraction); a sequence number already used
+// (ErrDuplicateAction); a finished round (ErrRoundFinished); a sequence number
+// that is not the next one (SequenceError with ErrStaleSeq). So re-applying a
+// committed action never moves chips twice. An interaction belongs to one round
+// (its custom id names it, and the bot refuses it in any other), so that is
+// where its id is checked: migration 00090 says why.
 func (s *Store) ApplyAction(ctx context.Context, p ApplyParams) error {
 	a, err := prepareApply(p)
 	if err != nil {
@@ -315,25 +316,50 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
 	// reads the table it writes (70 µs, against 4 for the INSERT alone).
 	// Actions of one round queue here, one after the other, where writers
 	// are concurrent; the accounts are locked by moveAll.
+	// On SQLite the round's state is usually known already (hot.go): the read is
+	// for the first action of a round this process sees.
 	if err := tx.lockRow(ctx, "rounds", p.RoundID); err != nil {
 		return err
 	}
-	var finished bool
 	var last int
-	err := tx.QueryRowContext(ctx, `SELECT r.finished_at IS NOT NULL,
-			coalesce((SELECT seq FROM actions WHERE round_id = r.id ORDER BY seq DESC LIMIT 1), 0)
-		FROM rounds r WHERE r.id = ?`, p.RoundID).Scan(&finished, &last)
-	if err == sql.ErrNoRows {
-		return &NotFoundError{What: "round", Key: strconv.FormatInt(p.RoundID, 10)}
+	var finished, used, known bool
+	if tx.hot != nil {
+		if err := tx.hot.begin(ctx, tx); err != nil {
+			return err
+		}
+		last, finished, used, known = tx.hotRound(p.RoundID, p.InteractionID)
 	}
-	if err != nil {
-		return fmt.Errorf("store: apply action: %w", err)
+	var loaded []string // the round's ids, read because its state was not known
+	if !known {
+		err := tx.QueryRowContext(ctx, `SELECT r.finished_at IS NOT NULL,
+				coalesce((SELECT seq FROM actions WHERE round_id = r.id ORDER BY seq DESC LIMIT 1), 0)
+			FROM rounds r WHERE r.id = ?`, p.RoundID).Scan(&finished, &last)
+		if err == sql.ErrNoRows {
+			return &NotFoundError{What: "round", Key: strconv.FormatInt(p.RoundID, 10)}
+		}
+		if err != nil {
+			return fmt.Errorf("store: apply action: %w", err)
+		}
+		if tx.hot != nil {
+			if loaded, err = roundInteractions(ctx, tx, p.RoundID); err != nil {
+				return err
+			}
+			used = p.InteractionID != "" && slices.Contains(loaded, p.InteractionID)
+		}
+	}
+	// A redelivered interaction usually also repeats its seq; the duplicate
+	// interaction is the more useful answer, so it comes first. On SQLite an id is
+	// unique within its round (migration 00090), checked here against the round's
+	// ids; on PostgreSQL the unique index checks it, on the common path as the
+	// INSERT below runs.
+	if used {
+		return fmt.Errorf("%w: %s", ErrDuplicateInteraction, p.InteractionID)
 	}
 	if p.Seq != last+1 || finished {
-		// A redelivered interaction usually also repeats its seq; the
-		// duplicate interaction is the more useful answer, so it comes first.
-		if err := unusedInteraction(ctx, tx, p.InteractionID); err != nil {
-			return err
+		if tx.hot == nil {
+			if err := unusedInteraction(ctx, tx, p.InteractionID); err != nil {
+				return err
+			}
 		}
 		switch {
 		case p.Seq <= last: // sequence numbers are contiguous from 1
@@ -344,8 +370,8 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
 			return &SequenceError{Err: ErrStaleSeq, Got: p.Seq, Want: last + 1}
 		}
 	}
-	// On the common path the unique index on interaction_id does the
-	// duplicate check: (round, seq) is free, so a violation is the interaction.
+	// On the common path, on PostgreSQL, the unique index on interaction_id does
+	// the duplicate check: (round, seq) is free, so a violation is the interaction.
 	// The legs go in the action's row (migration 00090), not as ledger rows: the
 	// actions' primary key records each once, and the commit writes two pages fewer.
 	if _, err := tx.ExecContext(ctx, `INSERT INTO actions (round_id, seq, member_id, verb, args, interaction_id, created_at, legs)
@@ -405,7 +431,31 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
 			}
 		}
 	}
+	tx.note(hotNote{round: p.RoundID, last: p.Seq, finished: p.Finish != nil, id: p.InteractionID,
+		loaded: loaded, load: !known})
 	return nil
+}
+
+// roundInteractions returns the interaction ids a round's actions carry, read on the
+// actions' primary key.
+func roundInteractions(ctx context.Context, tx *txn, round int64) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT interaction_id FROM actions WHERE round_id = ? AND interaction_id IS NOT NULL`, round)
+	if err != nil {
+		return nil, fmt.Errorf("store: apply action: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("store: apply action: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: apply action: %w", err)
+	}
+	return ids, nil
 }
 
 // turnDeadline sets the table's turn deadline to due, or deletes it for a zero due.
@@ -416,7 +466,8 @@ func turnDeadline(ctx context.Context, tx *txn, tableID int64, due time.Time) er
 	return setDeadline(ctx, tx, tableID, DeadlineTurn, "", due)
 }
 
-// unusedInteraction returns ErrDuplicateInteraction if an action carries id.
+// unusedInteraction returns ErrDuplicateInteraction if an action carries id: on
+// PostgreSQL, whose unique index finds it.
 func unusedInteraction(ctx context.Context, tx *txn, id string) error {
 	if id == "" {
 		return nil

@@ -108,9 +108,11 @@ func TestApplyAction(t *testing.T) {
 		assert.Equal(t, SequenceError{Err: ErrStaleSeq, Got: 5, Want: 2}, *se)
 		assert.EqualValues(t, 980, balanceOf(t, s, "g", WalletAccount("bob")))
 		assert.Equal(t, 1, count(t, s, "actions"))
+		// RememberInteraction keeps ids of its own: an action's is checked within
+		// its round, by ApplyAction (migration 00090).
 		first, err := s.RememberInteraction(ctx, "i1", t0)
 		require.NoError(t, err)
-		assert.False(t, first, "ApplyAction remembers its interaction id")
+		assert.True(t, first, "RememberInteraction does not read the actions' ids")
 
 		// The ledger's entries carry the action: its legs, in its row (migration 00090).
 		rows, err := s.r.Query(`SELECT table_id, round_id, action_seq, leg, reason FROM ledger_entries

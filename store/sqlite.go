@@ -297,8 +297,10 @@ func (s *Store) runGroup(batch []*writeReq) {
 			finish(fmt.Errorf("store: savepoint: %w", err))
 			return
 		}
+		notes := len(tx.notes)
 		r.err = runBody(r, tx)
 		if r.err != nil {
+			tx.notes = tx.notes[:notes] // what the body learnt is rolled back with it
 			if _, err := tx.ExecContext(ctx, `ROLLBACK TO body`); err != nil {
 				finish(fmt.Errorf("store: rollback to savepoint: %w", err))
 				return

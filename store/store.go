@@ -36,6 +36,7 @@ type Store struct {
 	path     string // the SQLite file, or the PostgreSQL URL without its password
 	postgres bool
 	rounds   roundTables // each round's table and guild, for ApplyAction
+	hot      *hotState   // SQLite: what actions read, kept in memory (hot.go); nil on PostgreSQL
 	group    groupCommit // SQLite: the writer and the checkpointer
 	ckpt     *sql.DB     // SQLite: the checkpointer's connection
 
@@ -113,7 +114,7 @@ func openSQLite(ctx context.Context, path string, o options) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 
-	s := &Store{w: &pool{w, sqliteDialect}, d: sqliteDialect, path: path, observe: o.observe}
+	s := &Store{w: &pool{w, sqliteDialect}, d: sqliteDialect, path: path, observe: o.observe, hot: &hotState{}}
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -328,7 +329,7 @@ func (s *Store) beginWrite(ctx context.Context) (*txn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: begin: %w", err)
 	}
-	return &txn{tx: tx, d: s.d}, nil
+	return &txn{tx: tx, d: s.d, hot: s.hot}, nil
 }
 
 // beginRead starts a read transaction: one consistent snapshot.
@@ -351,7 +352,12 @@ func (s *Store) commit(tx *txn, ops ...string) error {
 			done[i] = s.observe(op)
 		}
 	}
-	err := tx.Commit()
+	var err error
+	if tx.hot != nil {
+		err = tx.hot.commit(tx) // the notes, once committed
+	} else {
+		err = tx.Commit()
+	}
 	for _, d := range done {
 		d(err)
 	}

@@ -148,3 +148,57 @@ func TestMigrationsDown(t *testing.T) {
 		assert.Equal(t, latestVersion(t), v)
 	})
 }
+
+// TestMigrationActionLegs: migration 00090 on a database that has played. Before it, an
+// action's legs are ledger rows; after it, those rows stay where they are, new actions
+// carry their legs in their own rows, and the books balance either way; its Down turns
+// the legs back into ledger rows.
+func TestMigrationActionLegs(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bk backend) {
+		ctx := context.Background()
+		s := bk.open(t)
+		wallets(t, s, "g", 100, "alice", "bob")
+		tb, r := openTableWithRound(t, s, "g", "c", "alice", "bob")
+		_, err := s.goose.DownTo(ctx, 80)
+		require.NoError(t, err)
+		// An action as the bot before 00090 wrote it: the row, its legs in the ledger.
+		_, err = s.w.Exec(`INSERT INTO actions (round_id, seq, member_id, verb, args, interaction_id, created_at)
+			VALUES (?, 1, 'bob', 'stake', '10', 'old-1', ?)`, r.ID, formatTime(t0))
+		require.NoError(t, err)
+		_, err = s.w.Exec(`UPDATE accounts SET balance = balance - 10 WHERE guild_id = 'g' AND account = 'wallet:bob'`)
+		require.NoError(t, err)
+		_, err = s.w.Exec(`INSERT INTO accounts (guild_id, account, balance) VALUES ('g', ?, 10)`, EscrowAccount(tb.ID, "bob"))
+		require.NoError(t, err)
+		_, err = s.w.Exec(`INSERT INTO ledger (guild_id, from_account, to_account, amount, reason, table_id, round_id, action_seq, leg, created_at)
+			VALUES ('g', 'wallet:bob', ?, 10, 'stake', ?, ?, 1, 0, ?)`, EscrowAccount(tb.ID, "bob"), tb.ID, r.ID, formatTime(t0))
+		require.NoError(t, err)
+
+		v, err := s.Migrate(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, latestVersion(t), v)
+		requireAudit(t, s)
+		acts, err := s.Actions(ctx, r.ID)
+		require.NoError(t, err)
+		require.Len(t, acts, 1, "the rebuilt table keeps its rows")
+		assert.Equal(t, "old-1", acts[0].InteractionID)
+		assert.ErrorIs(t, s.ApplyAction(ctx, stake(tb, r, 2, "old-1", 5)), ErrDuplicateInteraction)
+		require.NoError(t, s.ApplyAction(ctx, stake(tb, r, 2, "new-2", 5)))
+		requireAudit(t, s)
+		var entries int
+		require.NoError(t, s.r.QueryRow(`SELECT count(*) FROM ledger_entries WHERE round_id = ?`, r.ID).Scan(&entries))
+		assert.Equal(t, 2, entries, "the old action's ledger row and the new one's leg")
+
+		_, err = s.goose.DownTo(ctx, 80)
+		require.NoError(t, err)
+		var rows int
+		require.NoError(t, s.r.QueryRow(`SELECT count(*) FROM ledger WHERE round_id = ? AND action_seq > 0`, r.ID).Scan(&rows))
+		assert.Equal(t, 2, rows, "Down makes the new action's leg a ledger row")
+		var off int
+		require.NoError(t, s.r.QueryRow(`SELECT count(*) FROM accounts a WHERE a.balance <> (
+			SELECT coalesce(sum(CASE WHEN l.to_account = a.account THEN l.amount ELSE -l.amount END), 0) FROM ledger l
+			WHERE l.guild_id = a.guild_id AND (l.to_account = a.account OR l.from_account = a.account))`).Scan(&off))
+		assert.Zero(t, off, "every balance is its ledger rows' sum at version 80")
+		_, err = s.Migrate(ctx)
+		require.NoError(t, err)
+	})
+}

@@ -1,3 +1,6 @@
+-- (The SQLite twin of this migration also makes interaction_id unique per round only;
+-- PostgreSQL keeps its unique index, see there.)
+--
 -- An action's chip movements now travel in the action's own row: legs is a JSON
 -- array of [from, to, amount, reason], leg i being element i. A committed action used
 -- to write one ledger row per leg, and those rows and their unique (round_id,
@@ -27,5 +30,10 @@ CREATE VIEW ledger_entries (guild_id, from_account, to_account, amount, reason, 
     WHERE a.legs IS NOT NULL;
 
 -- +goose Down
+-- The legs go back to being ledger rows.
+INSERT INTO ledger (guild_id, from_account, to_account, amount, reason, table_id, round_id, action_seq, leg, created_at)
+    SELECT e.guild_id, e.from_account, e.to_account, e.amount, e.reason, e.table_id, e.round_id, e.action_seq, e.leg, e.created_at
+    FROM ledger_entries e
+    JOIN actions a ON a.round_id = e.round_id AND a.seq = e.action_seq AND a.legs IS NOT NULL;
 DROP VIEW ledger_entries;
 ALTER TABLE actions DROP COLUMN legs;
