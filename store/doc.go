@@ -6,9 +6,11 @@
 // Start with Open (a file name, or a postgres:// URL), then read ledger.go: chips live in accounts named
 // WalletAccount, EscrowAccount, KittyAccount and MintAccount, each scoped by
 // guild, and move only by Transfer, each one written to a double-entry
-// ledger. The mint is the only account that may go negative; its negative is
-// every chip ever granted, so a guild's balances always sum to zero, and
-// Audit checks that, and that every balance equals its ledger.
+// ledger: a row of ledger, or for an action a leg in the action's own row
+// (migration 00090); the view ledger_entries is both. The mint is the only
+// account that may go negative; its negative is every chip ever granted, so a
+// guild's balances always sum to zero, and Audit checks that, and that every
+// balance equals its ledger.
 //
 // The store knows no rules. The game package decides what happens and which
 // chips move; the bot hands those movements to the store as []Transfer:
@@ -24,8 +26,11 @@
 // its actions in order; the live state is never stored. At start-up
 // UnfinishedRounds returns what the bot replays through the game to rebuild
 // every table. ApplyAction refuses an action applied before (same sequence
-// number, same interaction id), and its ledger rows carry (round, action,
-// leg) under a unique key, so a replay can never move chips twice.
+// number, or an interaction id an action of the round carries), and its legs
+// are in its row under the (round, seq) primary key, so a replay can never
+// move chips twice. On SQLite what an action reads first (its round's last
+// seq and interaction ids, the balances) is answered from memory (hot.go),
+// which another process's writes invalidate.
 //
 // Every method is one transaction. A method that writes is one closure
 // handed to Store.write; one that reads begins with beginRead, defers

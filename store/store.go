@@ -371,7 +371,40 @@ func (s *Store) commit(tx *txn, ops ...string) error {
 // time order.
 const timeLayout = "2006-01-02T15:04:05.000000000Z"
 
-func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+// formatTime formats t as timeLayout. Every action stores its time, and time.Format,
+// which reads its layout as it goes, was a fifth of the store's own CPU per action;
+// this writes the fixed-width fields directly. Years outside 0000-9999 take
+// time.Format's way (TestFormatTime holds the two to the same text).
+func formatTime(t time.Time) string {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.Format(timeLayout)
+	}
+	hour, minute, sec := t.Clock()
+	var b [len(timeLayout)]byte
+	put := func(at, v, width int) {
+		for i := at + width - 1; i >= at; i-- {
+			b[i] = byte('0' + v%10)
+			v /= 10
+		}
+	}
+	put(0, year, 4)
+	b[4] = '-'
+	put(5, int(month), 2)
+	b[7] = '-'
+	put(8, day, 2)
+	b[10] = 'T'
+	put(11, hour, 2)
+	b[13] = ':'
+	put(14, minute, 2)
+	b[16] = ':'
+	put(17, sec, 2)
+	b[19] = '.'
+	put(20, t.Nanosecond(), 9)
+	b[29] = 'Z'
+	return string(b[:])
+}
 
 func parseTime(s string) (time.Time, error) {
 	t, err := time.Parse(timeLayout, s)

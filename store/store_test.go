@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -201,4 +202,29 @@ func TestMigrationActionLegs(t *testing.T) {
 		_, err = s.Migrate(ctx)
 		require.NoError(t, err)
 	})
+}
+
+// TestFormatTime: the hand-written formatter writes what time.Format writes with
+// timeLayout, whatever the zone, and parseTime reads it back.
+func TestFormatTime(t *testing.T) {
+	zone := time.FixedZone("east", 5*3600+30*60)
+	for _, tm := range []time.Time{
+		time.Date(2026, 12, 1, 20, 45, 7, 123456789, time.UTC),
+		time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC),
+		time.Date(1999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(2027, 1, 1, 2, 0, 0, 0, zone), // the previous day in UTC
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 1, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		t0,
+	} {
+		want := tm.UTC().Format(timeLayout)
+		assert.Equal(t, want, formatTime(tm), "%v", tm)
+		if tm.UTC().Year() > 9999 {
+			continue // past the fixed width: time.Format's text, which no layout reads back
+		}
+		if back, err := parseTime(formatTime(tm)); assert.NoError(t, err) {
+			assert.True(t, back.Equal(tm), "%v read back as %v", tm, back)
+		}
+	}
 }
