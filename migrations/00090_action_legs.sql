@@ -2,9 +2,12 @@
 -- round's actions of three legs each (BenchmarkApplyAction's frames/op in store).
 --
 -- 1. An action's chip movements travel in the action's own row: legs is a JSON array of
---    [from, to, amount, reason], leg i being element i. An action used to write one
---    ledger row per leg, and those rows and their unique (round_id, action_seq, leg)
---    key were two pages. The guarantee stays whole: (round_id, seq) is the actions'
+--    [from, to, amount] or [from, to, amount, reason], leg i being element i; a leg
+--    without a reason has the action's verb for one, and names the accounts of its
+--    own table and wallets short: "w:<member>", "e:<member>" (its escrow), "k" (its
+--    kitty). A short row splits the actions' b-tree less often (store/ledger.go,
+--    encodeLegs). An action used to write one ledger row per leg, and those rows and
+--    their unique (round_id, action_seq, leg) key were two pages. The guarantee stays whole: (round_id, seq) is the actions'
 --    primary key, so an action, and with it each of its legs, is recorded once. NULL:
 --    the action moved no chips, or (an action from before this migration) its legs
 --    are ledger rows.
@@ -18,9 +21,9 @@
 --
 -- SQLite cannot drop a column's UNIQUE, so the table is rebuilt; nothing references it.
 --
--- ledger_entries is every chip movement, whichever of the two holds it: the rows of
--- ledger (grants, sales, round starts, older actions) and the legs of actions. The
--- audit reads it; so can a person with the sqlite3 shell.
+-- ledger_entries is every chip movement, whichever of the two holds it, each account by
+-- its full name: the rows of ledger (grants, sales, round starts, older actions) and
+-- the legs of actions. The audit reads it; so can a person with the sqlite3 shell.
 
 -- +goose Up
 CREATE TABLE actions_new (
@@ -43,13 +46,24 @@ CREATE VIEW ledger_entries (guild_id, from_account, to_account, amount, reason, 
     SELECT guild_id, from_account, to_account, amount, reason, table_id, round_id, action_seq, leg, created_at
     FROM ledger
     UNION ALL
-    SELECT t.guild_id, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), json_extract(j.value, '$[2]'),
-           json_extract(j.value, '$[3]'), r.table_id, a.round_id, a.seq, j.key, a.created_at
-    FROM actions a
-    JOIN rounds r ON r.id = a.round_id
-    JOIN tables t ON t.id = r.table_id
-    JOIN json_each(a.legs) j
-    WHERE a.legs IS NOT NULL;
+    SELECT l.guild_id,
+           CASE WHEN l.fa = 'k' THEN 'kitty:' || l.table_id
+                WHEN substr(l.fa, 1, 2) = 'w:' THEN 'wallet:' || substr(l.fa, 3)
+                WHEN substr(l.fa, 1, 2) = 'e:' THEN 'escrow:' || l.table_id || ':' || substr(l.fa, 3)
+                ELSE l.fa END,
+           CASE WHEN l.ta = 'k' THEN 'kitty:' || l.table_id
+                WHEN substr(l.ta, 1, 2) = 'w:' THEN 'wallet:' || substr(l.ta, 3)
+                WHEN substr(l.ta, 1, 2) = 'e:' THEN 'escrow:' || l.table_id || ':' || substr(l.ta, 3)
+                ELSE l.ta END,
+           l.amount, coalesce(l.reason, l.verb), l.table_id, l.round_id, l.seq, l.leg, l.created_at
+    FROM (SELECT tb.guild_id, r.table_id, a.round_id, a.seq, a.verb, a.created_at, j.key AS leg,
+                 json_extract(j.value, '$[0]') AS fa, json_extract(j.value, '$[1]') AS ta,
+                 json_extract(j.value, '$[2]') AS amount, json_extract(j.value, '$[3]') AS reason
+          FROM actions a
+          JOIN rounds r ON r.id = a.round_id
+          JOIN tables tb ON tb.id = r.table_id
+          JOIN json_each(a.legs) j
+          WHERE a.legs IS NOT NULL) l;
 
 -- +goose Down
 -- The legs go back to being ledger rows, and the ids unique again (the Down fails if two

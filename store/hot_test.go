@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"runtime"
 	"sync"
 	"testing"
@@ -138,4 +139,20 @@ func TestHotStateForgetsARolledBackBody(t *testing.T) {
 	require.NoError(t, s.ApplyAction(ctx, stake(tb, r, 3, "i2", 30)))
 	assert.EqualValues(t, 0, balanceOf(t, s, "g", WalletAccount("bob")))
 	requireAudit(t, s)
+}
+
+// TestEncodeLegs: an action's legs as its row stores them (migration 00090): short
+// names for the table's own accounts and wallets, no reason when it is the verb, any
+// other name in full, and JSON escaping for what needs it.
+func TestEncodeLegs(t *testing.T) {
+	assert.False(t, encodeLegs(nil, 7, "stake").Valid, "no legs: NULL")
+	got := encodeLegs([]Transfer{
+		{From: WalletAccount("123"), To: EscrowAccount(7, "123"), Amount: 20},
+		{From: EscrowAccount(7, "123"), To: KittyAccount(7), Amount: 5, Reason: "stake"},
+		{From: KittyAccount(7), To: WalletAccount(`a"b\c`), Amount: 1, Reason: "pays\n"},
+		{From: EscrowAccount(8, "123"), To: KittyAccount(8), Amount: 2},
+	}, 7, "stake")
+	assert.Equal(t, `[["w:123","e:123",20],["e:123","k",5],["k","w:a\"b\\c",1,"pays\u000a"],["escrow:8:123","kitty:8",2]]`, got.String)
+	var v any
+	assert.NoError(t, json.Unmarshal([]byte(got.String), &v), "valid JSON")
 }

@@ -504,35 +504,56 @@ func (b *books) flush(ctx context.Context, tx *txn, ref ledgerRef) error {
 }
 
 // encodeLegs is an action's transfers as its row's legs column stores them (migration
-// 00090): a JSON array of [from, to, amount, reason], a leg without a reason taking
-// defaultReason; NULL for none. Written by hand because it runs on every action and
-// encoding/json would allocate for each value; strings are escaped as JSON requires.
-func encodeLegs(ts []Transfer, defaultReason string) sql.NullString {
+// 00090): a JSON array of [from, to, amount] or [from, to, amount, reason], NULL for
+// none. The row is written on every action, and the smaller it is the less often the
+// actions' b-tree splits (a split writes three or four more pages), so a leg is short:
+// no reason when it is defaultReason (the verb; a leg without one takes it), and the
+// accounts of the action's own table and every wallet by their short names (legName).
+// The view ledger_entries spells them out again. Written by hand because encoding/json
+// would allocate for each value; strings are escaped as JSON requires.
+func encodeLegs(ts []Transfer, tableID int64, defaultReason string) sql.NullString {
 	if len(ts) == 0 {
 		return sql.NullString{}
 	}
-	b := make([]byte, 0, 64*len(ts))
+	b := make([]byte, 0, 40*len(ts))
 	b = append(b, '[')
 	for i, t := range ts {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		reason := t.Reason
-		if reason == "" {
-			reason = defaultReason
-		}
 		b = append(b, '[')
-		b = appendJSONString(b, t.From)
+		b = appendJSONString(b, legName(t.From, tableID))
 		b = append(b, ',')
-		b = appendJSONString(b, t.To)
+		b = appendJSONString(b, legName(t.To, tableID))
 		b = append(b, ',')
 		b = strconv.AppendInt(b, t.Amount, 10)
-		b = append(b, ',')
-		b = appendJSONString(b, reason)
+		if t.Reason != "" && t.Reason != defaultReason {
+			b = append(b, ',')
+			b = appendJSONString(b, t.Reason)
+		}
 		b = append(b, ']')
 	}
 	b = append(b, ']')
 	return sql.NullString{String: string(b), Valid: true}
+}
+
+// legName is an account's name in an action's legs (encodeLegs): "w:<member>" for a
+// wallet, "e:<member>" for an escrow of table tableID, "k" for its kitty, and any other
+// name as it is (another table's account: checkTableTransfers refuses the action). No
+// account's full name starts with "w:" or "e:" or is "k", so each reads back one way.
+func legName(name string, tableID int64) string {
+	a, err := parseAccount(name)
+	switch {
+	case err != nil:
+		return name
+	case a.kind == kindWallet:
+		return "w:" + a.member
+	case a.kind == kindEscrow && a.table == tableID:
+		return "e:" + a.member
+	case a.kind == kindKitty && a.table == tableID:
+		return "k"
+	}
+	return name
 }
 
 // appendJSONString appends s as a JSON string. Bytes that are not valid UTF-8 become

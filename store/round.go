@@ -372,19 +372,19 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
 	}
 	// On the common path, on PostgreSQL, the unique index on interaction_id does
 	// the duplicate check: (round, seq) is free, so a violation is the interaction.
+	tableID, guild, err := s.roundTable(ctx, tx, p.RoundID)
+	if err != nil {
+		return err
+	}
 	// The legs go in the action's row (migration 00090), not as ledger rows: the
 	// actions' primary key records each once, and the commit writes two pages fewer.
 	if _, err := tx.ExecContext(ctx, `INSERT INTO actions (round_id, seq, member_id, verb, args, interaction_id, created_at, legs)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, p.RoundID, p.Seq, p.Member, p.Verb, p.Args, nullString(p.InteractionID),
-		formatTime(p.Now), encodeLegs(p.Transfers, p.Verb)); err != nil {
+		formatTime(p.Now), encodeLegs(p.Transfers, tableID, p.Verb)); err != nil {
 		if isUnique(err) {
 			return fmt.Errorf("%w: %s", ErrDuplicateInteraction, p.InteractionID)
 		}
 		return fmt.Errorf("store: apply action: %w", err)
-	}
-	tableID, guild, err := s.roundTable(ctx, tx, p.RoundID)
-	if err != nil {
-		return err
 	}
 	if err := checkTableTransfers(p.Transfers, tableID, true); err != nil {
 		return err
