@@ -74,6 +74,10 @@ func parseAccount(name string) (account, error) {
 	bad := func(reason string) (account, error) {
 		return account{}, &AccountError{Account: name, Reason: reason}
 	}
+	if !utf8.ValidString(name) {
+		// PostgreSQL could not store it, and an action's legs are JSON (encodeLegs).
+		return bad("not UTF-8")
+	}
 	kind, rest, _ := strings.Cut(name, ":")
 	switch kind {
 	case "mint":
@@ -557,8 +561,7 @@ func legName(name string, tableID int64) string {
 }
 
 // appendJSONString appends s as a JSON string. Bytes that are not valid UTF-8 become
-// U+FFFD, as encoding/json writes them; such a name could not be an account's anyway,
-// and the audit would say so.
+// U+FFFD, as encoding/json writes them: no account's name has any (parseAccount).
 func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')

@@ -336,7 +336,7 @@ func TestParseAccount(t *testing.T) {
 		assert.Equal(t, want, got, name)
 	}
 	for _, name := range []string{"", "mint:", "Mint", "wallet", "wallet:", "escrow:7", "escrow:7:", "escrow::a",
-		"escrow:-1:a", "escrow:07:a", "kitty:", "kitty:0", "kitty:+5", "kitty:5:x", "purse:1"} {
+		"escrow:-1:a", "escrow:07:a", "kitty:", "kitty:0", "kitty:+5", "kitty:5:x", "purse:1", "wallet:\xff", "escrow:7:a\xfe"} {
 		_, err := parseAccount(name)
 		assert.ErrorIs(t, err, ErrBadAccount, "%q", name)
 	}
