@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,6 +21,9 @@ import (
 
 // crashEnv names the database a crash child plays on; see TestMain.
 const crashEnv = "PONTOON_CRASH_CHILD_DB"
+
+// crashOpen is the line a crash child prints once its store is open.
+const crashOpen = "crash child: store open"
 
 // TestMain turns the test binary into the crash child when crashEnv is set: it plays
 // rounds through the engine and the store forever, until its parent kills it.
@@ -41,6 +45,7 @@ func crashChild(path string) error {
 	if err != nil {
 		return err
 	}
+	fmt.Println(crashOpen) // the parent's kill window starts now
 	d := newDriver(s, rand.New(rand.NewPCG(uint64(os.Getpid()), uint64(time.Now().UnixNano()))), nil)
 	for {
 		if err := d.round(ctx); err != nil {
@@ -197,12 +202,29 @@ func TestCrashRecovery(t *testing.T) {
 		for i := 0; i < kills; i++ {
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
 			cmd.Env = append(os.Environ(), crashEnv+"="+path)
-			var stderr safeBuffer
-			cmd.Stderr = &stderr
+			var stdout, stderr safeBuffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			require.NoError(t, cmd.Start())
-			time.Sleep(time.Duration(40+rng.IntN(160)) * time.Millisecond)
-			require.NoError(t, cmd.Process.Kill()) // SIGKILL
-			err := cmd.Wait()
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			// The kill comes at a random moment of play, counted from the moment the child's
+			// store is open: how long a child under -race on a busy machine takes to start
+			// (a second or more) is not what this test is about.
+			var err error
+		open:
+			for {
+				select {
+				case err = <-exited:
+					break open
+				case <-time.After(5 * time.Millisecond):
+					if strings.Contains(stdout.String(), crashOpen) {
+						time.Sleep(time.Duration(40+rng.IntN(160)) * time.Millisecond)
+						require.NoError(t, cmd.Process.Kill()) // SIGKILL
+						err = <-exited
+						break open
+					}
+				}
+			}
 			var ee *exec.ExitError
 			require.True(t, errors.As(err, &ee), "the child was killed, not finished: %v %s", err, stderr.String())
 			require.NotContains(t, stderr.String(), "crash child:", "the child failed by itself")
