@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,7 +91,8 @@ func TestHotStateTwoStoresOneRound(t *testing.T) {
 // the body after it, nor the state once the group commits.
 func TestHotStateForgetsARolledBackBody(t *testing.T) {
 	ctx := context.Background()
-	s := openTest(t)
+	// No checkpointer: its write-path turns would queue between the bodies.
+	s := sqliteBackend.open(t, func(o *options) { o.manualCheckpoints = true })
 	wallets(t, s, "g", 100, "alice", "bob")
 	tb, r := openTableWithRound(t, s, "g", "c", "alice", "bob")
 	require.NoError(t, s.ApplyAction(ctx, stake(tb, r, 1, "i1", 10))) // bob: 90, known in memory
@@ -100,13 +102,18 @@ func TestHotStateForgetsARolledBackBody(t *testing.T) {
 	// one transaction.
 	hold, err := s.beginWrite(ctx)
 	require.NoError(t, err)
+	defer hold.Rollback() // a failed wait below must not leave the writers stuck
 	queued := func(n int) {
+		deadline := time.Now().Add(30 * time.Second) // a bound on a wait, not a measurement
 		for {
 			s.group.mu.Lock()
 			busy, l := s.group.busy, len(s.group.queue)
 			s.group.mu.Unlock()
 			if busy && l == n {
 				return
+			}
+			if l > n || time.Now().After(deadline) {
+				t.Fatalf("write path: busy %v, %d queued, want %d", busy, l, n)
 			}
 			runtime.Gosched()
 		}
