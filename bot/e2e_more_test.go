@@ -202,16 +202,9 @@ func TestBadInput(t *testing.T) {
 // R7.4: a player who does not stake in time sits out; one who does not act on a turn
 // sticks if allowed or folds; a banker who does not act stays. The table never hangs.
 func TestTimeouts(t *testing.T) {
-	clk := newClock()
-	h := newHarness(t, clk.use)
-	h.seat(alice, nil, bob, carol)
-	// bob 9H 4D (13: folds), carol TC 8C, alice 7S 9S.
-	h.deal(alice, 0, "9H TC 7S 4D 8C 9S")
-	h.amount(bob, game.VerbStake, 10)
-	// carol never stakes: sits out. bob never acts: 13 folds. The banker then has no
-	// hand left to play against (R5.2).
-	clk.Advance(time.Minute) // carol's stake
+	h, clk := carolTimesOut(t)
 	h.waitTable("ran out of time")
+	// bob never acts: 13 folds. The banker then has no hand left to play against (R5.2).
 	clk.Advance(time.Minute) // bob's turn
 	h.waitTable("The round is settled")
 	assert.Equal(t, int64(990), h.balance(bob))
@@ -225,28 +218,31 @@ func TestTimeouts(t *testing.T) {
 // made, not only the last timer's: carol sits out, then bob's turn times out and settles
 // the round, and the settled table names both. A restart that redraws the settled table
 // from the store (its settlement edit lost at the stop) names the same two.
+// carolTimesOut seats bob and carol at alice's bank and deals bob 9H 4D (13: folds),
+// carol TC 8C and alice 7S 9S; bob stakes 10, and carol, who never stakes, sits out when
+// her minute runs out (R7.4). bob's turn is next.
+func carolTimesOut(t *testing.T) (*harness, *manualClock) {
+	clk := newClock()
+	h := newHarness(t, clk.use)
+	h.seat(alice, nil, bob, carol)
+	h.deal(alice, 0, "9H TC 7S 4D 8C 9S")
+	h.amount(bob, game.VerbStake, 10)
+	clk.Advance(time.Minute) // carol's stake
+	h.waitTable("<@" + carol + "> ran out of time.")
+	return h, clk
+}
+
 func TestTimeoutNoticeNamesEveryoneSinceTheLastDecision(t *testing.T) {
 	both := "<@" + carol + ">, <@" + bob + "> ran out of time."
-	play := func(t *testing.T) (*harness, *manualClock) {
-		clk := newClock()
-		h := newHarness(t, clk.use)
-		h.seat(alice, nil, bob, carol)
-		// bob 9H 4D (13: folds), carol TC 8C, alice 7S 9S, as in TestTimeouts.
-		h.deal(alice, 0, "9H TC 7S 4D 8C 9S")
-		h.amount(bob, game.VerbStake, 10)
-		clk.Advance(time.Minute) // carol's stake
-		h.waitTable("<@" + carol + "> ran out of time.")
-		return h, clk
-	}
 	t.Run("in memory", func(t *testing.T) {
-		h, clk := play(t)
+		h, clk := carolTimesOut(t)
 		clk.Advance(time.Minute) // bob's turn, with no decision since carol's timeout
 		m := h.waitTable("The round is settled")
 		require.Contains(t, text(m), both)
 		h.noFailures()
 	})
 	t.Run("redrawn after a restart", func(t *testing.T) {
-		h, clk := play(t)
+		h, clk := carolTimesOut(t)
 		// The settlement's edit comes as two: with its picture, then (that failing)
 		// without. Both are held and fail, the second at the stop.
 		route := "PATCH /channels/" + channelID + "/messages/" + h.tableMessage().ID
