@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
 )
@@ -297,11 +299,7 @@ func (p *publisher) edit(ctx context.Context, channel, id string, m view.Message
 	}
 	edit.Embeds = &embeds
 	edit.Components = &comps
-	// As ChannelMessageEditComplex sends it, in the same rate-limit bucket, but without
-	// decoding the message Discord sends back: the bot has no use for it, and decoding it
-	// was a large share of the CPU an edit costs.
-	endpoint := discordgo.EndpointChannelMessage(channel, id)
-	if _, err := p.b.s.RequestWithBucketID("PATCH", endpoint, edit, discordgo.EndpointChannelMessage(channel, ""), discordgo.WithContext(ctx)); err != nil {
+	if err := discordapi.Edit(ctx, p.b.s, edit); err != nil {
 		p.b.log.Warn("message not edited", "channel", channel, "err", err)
 	}
 }

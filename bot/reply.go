@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
@@ -142,7 +144,7 @@ func (b *Bot) send(c *ictx) {
 	if c.resp == nil || b.s == nil {
 		return
 	}
-	err := b.s.InteractionRespond(c.i, c.resp, discordgo.WithContext(c.ctx))
+	err := discordapi.Answer(c.ctx, b.s, c.i, c.resp)
 	if err != nil {
 		c.log.Warn("interaction response refused", "err", err)
 	}

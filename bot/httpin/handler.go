@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/pontoon-bot/pontoon/bot/discordapi"
 )
 
 // Defaults of Options.
@@ -351,9 +353,12 @@ func writeResponse(w http.ResponseWriter, resp *discordgo.InteractionResponse) e
 		flush(w)
 		return nil
 	}
-	b, err := json.Marshal(resp)
-	if err != nil {
-		return err
+	b, ok := discordapi.AppendResponse(nil, resp)
+	if !ok {
+		var err error
+		if b, err = json.Marshal(resp); err != nil {
+			return err
+		}
 	}
 	writeJSON(w, b)
 	return nil
