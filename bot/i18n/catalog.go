@@ -96,16 +96,19 @@ type Catalog struct {
 	zero      map[string]map[string][]piece            // lang -> id -> the simple text of "<id>.zero", for a Count of 0
 }
 
-// piece is part of a simple message: literal text, then the value named (if any).
+// piece is part of a simple message: literal text, then the value named (if any),
+// through {{chips}} when chips is set.
 type piece struct {
 	text, name string
+	chips      bool
 }
 
-// placeholder is the only template action a simple message uses.
-var placeholder = regexp.MustCompile(`\{\{\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+// placeholder is the only template action a simple message uses: {{.Name}}, or
+// {{chips .Name}} (an amount with its own plural form).
+var placeholder = regexp.MustCompile(`\{\{\s*(chips\s+)?\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
 
-// compile splits a message with only {{.Name}} actions into pieces; ok is false for
-// anything else, which go-i18n renders.
+// compile splits a message with only {{.Name}} and {{chips .Name}} actions into pieces;
+// ok is false for anything else, which go-i18n renders.
 func compile(text string) ([]piece, bool) {
 	var out []piece
 	rest := text
@@ -121,7 +124,7 @@ func compile(text string) ([]piece, bool) {
 		if strings.Contains(lit, "{{") {
 			return nil, false
 		}
-		out = append(out, piece{text: lit, name: rest[loc[2]:loc[3]]})
+		out = append(out, piece{text: lit, name: rest[loc[4]:loc[5]], chips: loc[2] >= 0})
 		rest = rest[loc[1]:]
 	}
 }
@@ -217,8 +220,15 @@ func (c *Catalog) localizer(lang string) *i18n.Localizer {
 // "one" covers 0, which reads oddly for an empty kitty). A missing id renders as "⟦id⟧"
 // so it is visible in tests rather than silently blank.
 func (c *Catalog) T(lang, id string, kv ...any) string {
-	if ps, ok := c.simple[lang][id]; ok && !hasKey(kv, "Count") {
-		return fill(lang, ps, kv)
+	if ps, ok := c.simple[lang][id]; ok {
+		if !hasKey(kv, "Count") {
+			return c.fill(lang, ps, kv)
+		}
+		// A message of one form is that form for every count its language calls
+		// "other" (every count in id and su), unless a Count of 0 picks "<id>.zero".
+		if n, ok := countOf(kv); ok && pluralRules[lang] != nil && pluralRules[lang](n) == "other" && (n != 0 || !c.Has(id+".zero")) {
+			return c.fill(lang, ps, kv)
+		}
 	}
 	if forms, ok := c.plural[lang][id]; ok {
 		// A Count of 0 with a ".zero" message goes to render, which picks that message.
@@ -226,12 +236,12 @@ func (c *Catalog) T(lang, id string, kv ...any) string {
 		if ok && n == 0 {
 			// Looked up before c.Has, which builds id+".zero" and searches every id.
 			if ps, ok := c.zero[lang][id]; ok {
-				return fill(lang, ps, kv)
+				return c.fill(lang, ps, kv)
 			}
 		}
 		if ok && !(n == 0 && c.Has(id+".zero")) {
 			if ps, ok := forms[pluralRules[lang](n)]; ok {
-				return fill(lang, ps, kv)
+				return c.fill(lang, ps, kv)
 			}
 		}
 	}
@@ -301,8 +311,9 @@ func Placeholders(s string) []string {
 
 // fill fills a simple message's values as its template would with the catalog's value
 // formatting (integers the reader's way, Signed with its sign, rawNumbers as digits): a
-// missing value prints "<no value>".
-func fill(lang string, ps []piece, kv []any) string {
+// missing value prints "<no value>". A {{chips}} value goes through amount.chips with
+// its own count, as the template's chips function does.
+func (c *Catalog) fill(lang string, ps []piece, kv []any) string {
 	if len(ps) == 1 && ps[0].name == "" {
 		return ps[0].text // a fixed text (a button label): no copy
 	}
@@ -320,6 +331,19 @@ func fill(lang string, ps []piece, kv []any) string {
 		}
 		if found < 0 {
 			b.WriteString("<no value>")
+			continue
+		}
+		if p.chips {
+			switch v := kv[found].(type) {
+			case Signed:
+				b.WriteString(c.T(lang, "amount.chips", "Count", int64(v)))
+			default:
+				if n, ok := toInt64(v); ok && !rawNumbers[p.name] {
+					b.WriteString(c.T(lang, "amount.chips", "Count", n))
+				} else {
+					fmt.Fprint(&b, v)
+				}
+			}
 			continue
 		}
 		switch v := kv[found].(type) {
@@ -348,10 +372,12 @@ func hasKey(kv []any, key string) bool {
 	return false
 }
 
-// pluralRules are CLDR's cardinal plural rules for whole numbers, for the languages of
-// the catalog whose messages have several forms. A language missing here goes through
-// go-i18n; a test checks these against it for every plural message.
+// pluralRules are CLDR's cardinal plural rules for whole numbers, for every language of
+// the catalog. A language missing here goes through go-i18n; tests check these against
+// it for every message with a count.
 var pluralRules = map[string]func(n int64) string{
+	"id": func(int64) string { return "other" }, // CLDR: Indonesian and Sundanese have no other form
+	"su": func(int64) string { return "other" },
 	"en": func(n int64) string {
 		if n == 1 {
 			return "one"

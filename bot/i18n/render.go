@@ -131,7 +131,7 @@ const cmdOpen, cmdClose = "\x00cmd:", "\x00"
 func pluralOf(key string, v any) string {
 	switch n := v.(type) {
 	case number:
-		return n.c.render(n.lang, key, []any{"Count", n.n})
+		return n.c.T(n.lang, key, "Count", n.n)
 	case nil:
 		return "<no value>"
 	}

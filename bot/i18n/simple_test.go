@@ -20,9 +20,21 @@ func TestSimpleMessagesRenderAsTheirTemplates(t *testing.T) {
 					kv = append(kv, p.name, i*7)
 				}
 			}
-			for _, args := range [][]any{kv, nil} {
+			argss := [][]any{kv, nil}
+			// A message of one form with a count ("{{.Count}} chip" in id) takes the
+			// fast path for the counts its language calls "other", a Count of 0 with a
+			// ".zero" message excepted; a {{chips}} value takes amount.chips' forms.
+			for _, count := range []any{0, 1, 2, 5, 21, 1000, int64(-3), Signed(-40), "7", 2.5} {
+				argss = append(argss, append([]any{"Count", count}, kv...), append(append([]any{}, kv...), "Count", count))
+				for _, p := range ps {
+					if p.chips {
+						argss = append(argss, append(append([]any{}, kv...), p.name, count))
+					}
+				}
+			}
+			for _, args := range argss {
 				want := c.render(lang, id, args)
-				require.Equal(t, want, c.T(lang, id, args...), "%s %s", lang, id)
+				require.Equal(t, want, c.T(lang, id, args...), "%s %s %v", lang, id, args)
 				n++
 			}
 		}
