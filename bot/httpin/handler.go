@@ -202,8 +202,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
-	var in discordgo.InteractionCreate
-	if err := json.Unmarshal(body, &in); err != nil || in.Interaction == nil {
+	// Decoded without the message a component was on, which the router does not read
+	// (DecodeInteraction).
+	i, err := discordapi.DecodeInteraction(body)
+	in := discordgo.InteractionCreate{Interaction: i}
+	if err != nil {
 		h.log.Error("interactions endpoint: signed body is not an interaction", "err", err)
 		http.Error(w, "body is not an interaction", http.StatusBadRequest)
 		return
