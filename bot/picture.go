@@ -167,6 +167,5 @@ func (p *publisher) editFiles(ctx context.Context, channel, id string, m view.Me
 	}
 	edit.Embeds = &embeds
 	edit.Components = &comps
-	_, err := discordapi.EditMessage(p.b.s, edit, files)
-	return err
+	return discordapi.ReplaceMessage(ctx, p.b.s, edit, files)
 }

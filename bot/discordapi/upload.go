@@ -2,6 +2,7 @@ package discordapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strconv"
 
@@ -44,12 +45,12 @@ func prepare(files []Upload) ([]attachmentEntry, []*discordgo.File) {
 	return entries, parts
 }
 
-func send(s *discordgo.Session, method, endpoint, bucket string, payload any, files []*discordgo.File, out any) error {
+func send(s *discordgo.Session, method, endpoint, bucket string, payload any, files []*discordgo.File, out any, opts ...discordgo.RequestOption) error {
 	ctype, body, err := discordgo.MultipartBodyWithJSON(payload, files)
 	if err != nil {
 		return err
 	}
-	raw, err := s.RequestRaw(method, endpoint, ctype, body, bucket, 0)
+	raw, err := s.RequestRaw(method, endpoint, ctype, body, bucket, 0, opts...)
 	if err != nil || out == nil {
 		return err
 	}
@@ -87,6 +88,19 @@ func EditMessage(s *discordgo.Session, e *discordgo.MessageEdit, files []Upload)
 		return nil, err
 	}
 	return &msg, nil
+}
+
+// ReplaceMessage is EditMessage for a caller that has no use for the message Discord
+// sends back: it is not decoded (a table message with its components is a few KB of
+// JSON, decoded at every picture), and the call ends with ctx.
+func ReplaceMessage(ctx context.Context, s *discordgo.Session, e *discordgo.MessageEdit, files []Upload) error {
+	entries, parts := prepare(files)
+	payload := struct {
+		*discordgo.MessageEdit
+		Attachments []attachmentEntry `json:"attachments"`
+	}{e, entries}
+	return send(s, "PATCH", discordgo.EndpointChannelMessage(e.Channel, e.ID), discordgo.EndpointChannelMessage(e.Channel, ""),
+		payload, parts, nil, discordgo.WithContext(ctx))
 }
 
 // Respond answers an interaction with files: a new message (type 4) or an

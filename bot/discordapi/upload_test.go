@@ -2,6 +2,7 @@ package discordapi_test
 
 import (
 	"bytes"
+	"context"
 	"image/png"
 	"io"
 	"net/http"
@@ -116,6 +117,15 @@ func TestUploadTablePicture(t *testing.T) {
 	assert.NotEqual(t, atts[0].ID, srv.Attachments(msg.ID)[0].ID)
 	assert.Equal(t, second.PNG, fetch(t, got.Embeds[0].Image.URL))
 	assert.Equal(t, second.Alt, srv.Attachments(msg.ID)[0].Description)
+
+	// ReplaceMessage does the same without decoding the answer.
+	third := tablePicture(t, 60)
+	edit = discordgo.NewMessageEdit(channelID, msg.ID)
+	edit.Embeds = &embeds
+	require.NoError(t, discordapi.ReplaceMessage(context.Background(), s, edit, tableUpload(third)))
+	require.Len(t, srv.Attachments(msg.ID), 1, "the second picture is gone")
+	assert.Equal(t, third.Alt, srv.Attachments(msg.ID)[0].Description)
+	assert.Equal(t, third.PNG, srv.Attachments(msg.ID)[0].Data)
 	assert.Empty(t, srv.Failures())
 }
 
