@@ -189,6 +189,7 @@ type Bot struct {
 	names   sync.Map // guild + "/" + member -> [2]string{name, username}, for the picture
 	seen    seenIDs
 	hints   sync.Map // rule set and table size -> sim.Result: fair-price hints simulated (fair.go)
+	work    *workers // the goroutines gateway interactions run on (workers.go)
 
 	stop chan struct{}
 }
@@ -205,7 +206,7 @@ func New(st Store, opt Options) (*Bot, error) {
 	}
 	sh := sharedStore(st, opt.Scale)
 	b := &Bot{opt: opt, st: st, cat: cat, view: view.New(cat), log: opt.Logger, appID: opt.AppID,
-		stop: make(chan struct{}), sharing: sh != nil}
+		stop: make(chan struct{}), sharing: sh != nil, work: newWorkers()}
 	b.tables = table.NewManager(st, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
 		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger,
 		Serves: opt.Scale.serves, Shared: sh, Holder: newHolder()})

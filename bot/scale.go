@@ -106,14 +106,19 @@ func (b *Bot) connect(ctx context.Context) error {
 				ready[s] = true
 				check()
 			})
-			// Interactions arrive decoded by discordapi.DecodeInteraction (see init); the
-			// typed handler is there in case discordgo decodes them itself after all.
+			// Handlers run on the gateway reader (none of them blocks), and each
+			// interaction on a worker (workers.go). Interactions arrive decoded by
+			// discordapi.DecodeInteraction (see init); the typed handler is there in case
+			// discordgo decodes them itself after all.
+			s.SyncEvents = true
 			s.AddHandler(func(_ *discordgo.Session, v any) {
 				if e, ok := v.(*discordapi.InteractionEvent); ok && e.Interaction != nil {
-					b.handle(e.Interaction)
+					b.work.run(func() { b.handle(e.Interaction) })
 				}
 			})
-			s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { b.handle(ic.Interaction) })
+			s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+				b.work.run(func() { b.handle(ic.Interaction) })
+			})
 			if b.opt.OnSession != nil {
 				b.opt.OnSession(s) // metrics watch each shard's gateway events
 			}
