@@ -61,6 +61,48 @@ func TestRedactHandler(t *testing.T) {
 	assert.Contains(t, out, `"session":"Bot [redacted]"`)
 }
 
+// withCounter counts the WithAttrs calls that reach the handler it wraps.
+type withCounter struct {
+	slog.Handler
+	n *int
+}
+
+func (w withCounter) WithAttrs(a []slog.Attr) slog.Handler {
+	*w.n++
+	return withCounter{w.Handler.WithAttrs(a), w.n}
+}
+
+func (w withCounter) WithGroup(name string) slog.Handler {
+	return withCounter{w.Handler.WithGroup(name), w.n}
+}
+
+// A logger made With attributes hands them to the wrapped handler (which formats them)
+// only once it logs a record, scrubbed as ever, in order through chained Withs and a
+// group; a level check does not resolve them.
+func TestRedactDefersAttrs(t *testing.T) {
+	var buf bytes.Buffer
+	withs := 0
+	log := slog.New(logging.Redact(withCounter{slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}), &withs}, botToken))
+	l := log.With("interaction", "1", "auth", botToken).With("table", 7)
+	l.Debug("not logged")
+	assert.False(t, l.Enabled(context.Background(), slog.LevelDebug))
+	assert.Zero(t, withs, "nothing logged yet: the attributes are not formatted")
+	assert.Empty(t, buf.String())
+
+	l.Info("logged", "n", 1)
+	l.Info("again", "n", 2)
+	assert.Equal(t, 2, withs, "each With resolved once")
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	require.Len(t, lines, 2)
+	assert.Contains(t, lines[0], `"msg":"logged","interaction":"1","auth":"[redacted]","table":7,"n":1}`)
+	assert.Contains(t, lines[1], `"msg":"again"`)
+	assert.NotContains(t, buf.String(), botToken)
+
+	buf.Reset()
+	l.WithGroup("g").With("k", "Bot "+botToken).Info("grouped")
+	assert.Contains(t, buf.String(), `"msg":"grouped","interaction":"1","auth":"[redacted]","table":7,"g":{"k":"Bot [redacted]"}}`)
+}
+
 // discordgo's messages arrive in slog at the matching level, filtered by the logger's.
 func TestDiscordgoBridge(t *testing.T) {
 	var buf bytes.Buffer

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Redacted replaces a token in a log line.
@@ -87,13 +88,57 @@ func (r *redactor) Handle(ctx context.Context, rec slog.Record) error {
 	return r.h.Handle(ctx, out)
 }
 
+// WithAttrs defers the scrubbing and the wrapped handler's own WithAttrs (which
+// formats the attributes at once) until a record is logged: the bot makes a logger
+// with the ids of every interaction, and most interactions log nothing.
 func (r *redactor) WithAttrs(attrs []slog.Attr) slog.Handler {
-	clean := make([]slog.Attr, len(attrs))
-	for i, a := range attrs {
-		clean[i] = r.attr(a)
+	if len(attrs) == 0 {
+		return r
 	}
-	return &redactor{h: r.h.WithAttrs(clean), secrets: r.secrets}
+	return &deferred{base: r, root: r, attrs: attrs}
 }
+
+// deferred is a redactor with attributes not yet handed to it. Its level checks go to
+// the root redactor: a handler's level does not depend on its attributes. Attribute
+// values are resolved (LogValuer) when the first record is logged.
+type deferred struct {
+	base  slog.Handler // a *redactor or a *deferred
+	root  *redactor
+	attrs []slog.Attr
+	once  sync.Once
+	h     slog.Handler // base with attrs, once resolved
+}
+
+func (d *deferred) resolve() slog.Handler {
+	d.once.Do(func() {
+		base := d.base
+		if bd, ok := base.(*deferred); ok {
+			base = bd.resolve()
+		}
+		r := base.(*redactor)
+		clean := make([]slog.Attr, len(d.attrs))
+		for i, a := range d.attrs {
+			clean[i] = r.attr(a)
+		}
+		d.h = &redactor{h: r.h.WithAttrs(clean), secrets: r.secrets}
+	})
+	return d.h
+}
+
+func (d *deferred) Enabled(ctx context.Context, l slog.Level) bool { return d.root.Enabled(ctx, l) }
+
+func (d *deferred) Handle(ctx context.Context, rec slog.Record) error {
+	return d.resolve().Handle(ctx, rec)
+}
+
+func (d *deferred) WithAttrs(attrs []slog.Attr) slog.Handler {
+	if len(attrs) == 0 {
+		return d
+	}
+	return &deferred{base: d, root: d.root, attrs: attrs}
+}
+
+func (d *deferred) WithGroup(name string) slog.Handler { return d.resolve().WithGroup(name) }
 
 func (r *redactor) WithGroup(name string) slog.Handler {
 	return &redactor{h: r.h.WithGroup(name), secrets: r.secrets}
