@@ -13,6 +13,9 @@
 //     choice of language.
 //   - scale.go: several processes (issue 9): gateway shards (Options.Scale), Route for
 //     HTTP interactions (package httpin), and replicas sharing one PostgreSQL's tables.
+//     Gateway handlers run on discordgo's reader (SyncEvents) and hand each
+//     interaction, decoded lean (discordapi.DecodeInteraction), to workers.go: an idle
+//     worker goroutine or a new one, never a queue.
 //   - play.go, bank.go, economy.go, admin.go: the handlers.
 //   - publish.go: the public messages (tables, offers, auctions), edited with no table
 //     lock held and coalesced per table. A click that updates the table message in its

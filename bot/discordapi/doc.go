@@ -42,5 +42,16 @@
 // max_concurrency (package shard). Shards.ForGuild and Shards.Serves say
 // which session, if any, receives a guild's events.
 //
+// # The hot path
+//
+// A click costs the bot two calls (its answer and the table's edit) and one
+// gateway event. Answer and Edit send the two calls with bodies written by
+// AppendResponse and AppendEdit (wire.go), the same JSON discordgo's
+// encoding/json would write, in a fifteenth of the time; anything they do not
+// write goes through discordgo. DecodeInteraction decodes a click without the
+// message it was on, and LeanInteractionEvents, called once from an init
+// function, makes discordgo's gateway reader use it (lean.go): handlers of
+// func(*discordgo.Session, any) then receive an *InteractionEvent.
+//
 // Errors from this package never contain the bot token.
 package discordapi
