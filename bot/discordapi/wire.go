@@ -220,15 +220,17 @@ func (w *wire) string(s string) {
 	w.b = append(b, '"')
 }
 
-func (w *wire) strings(ss []string) {
-	if ss == nil {
+// array writes xs as a JSON array, each element by each; a nil slice is null, as
+// encoding/json writes it.
+func array[T any](w *wire, xs []T, each func(T)) {
+	if xs == nil {
 		w.b = append(w.b, "null"...)
 		return
 	}
 	w.b = append(w.b, '[')
-	for _, s := range ss {
+	for _, x := range xs {
 		w.elem()
-		w.string(s)
+		each(x)
 	}
 	w.b = append(w.b, ']')
 }
@@ -236,41 +238,21 @@ func (w *wire) strings(ss []string) {
 func (w *wire) mentions(m *discordgo.MessageAllowedMentions) {
 	w.b = append(w.b, '{')
 	w.key("parse")
-	if m.Parse == nil {
-		w.b = append(w.b, "null"...)
-	} else {
-		w.b = append(w.b, '[')
-		for _, p := range m.Parse {
-			w.elem()
-			w.string(string(p))
-		}
-		w.b = append(w.b, ']')
-	}
+	array(w, m.Parse, func(p discordgo.AllowedMentionType) { w.string(string(p)) })
 	if len(m.Roles) > 0 {
 		w.key("roles")
-		w.strings(m.Roles)
+		array(w, m.Roles, w.string)
 	}
 	if len(m.Users) > 0 {
 		w.key("users")
-		w.strings(m.Users)
+		array(w, m.Users, w.string)
 	}
 	w.key("replied_user")
 	w.bool(m.RepliedUser)
 	w.b = append(w.b, '}')
 }
 
-func (w *wire) components(cs []discordgo.MessageComponent) {
-	if cs == nil {
-		w.b = append(w.b, "null"...)
-		return
-	}
-	w.b = append(w.b, '[')
-	for _, c := range cs {
-		w.elem()
-		w.component(c)
-	}
-	w.b = append(w.b, ']')
-}
+func (w *wire) components(cs []discordgo.MessageComponent) { array(w, cs, w.component) }
 
 func (w *wire) component(c discordgo.MessageComponent) {
 	switch v := c.(type) {
@@ -445,18 +427,7 @@ func (w *wire) textInput(t *discordgo.TextInput) {
 	w.b = append(w.b, '}')
 }
 
-func (w *wire) embeds(es []*discordgo.MessageEmbed) {
-	if es == nil {
-		w.b = append(w.b, "null"...)
-		return
-	}
-	w.b = append(w.b, '[')
-	for _, e := range es {
-		w.elem()
-		w.embed(e)
-	}
-	w.b = append(w.b, ']')
-}
+func (w *wire) embeds(es []*discordgo.MessageEmbed) { array(w, es, w.embed) }
 
 func (w *wire) embed(e *discordgo.MessageEmbed) {
 	if e == nil {
