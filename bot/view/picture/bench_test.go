@@ -34,3 +34,19 @@ func BenchmarkRenderPlaying(b *testing.B) {
 	}
 	b.ReportMetric(float64(size), "bytes")
 }
+
+// BenchmarkRenderFourSeats is the four-seat table at the banker's reveal, the size
+// of table the load command plays.
+func BenchmarkRenderFourSeats(b *testing.B) {
+	t := bankerReveal()
+	var size int
+	defer cpu(b)()
+	for b.Loop() {
+		pic, err := Render(t)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(pic.PNG)
+	}
+	b.ReportMetric(float64(size), "bytes")
+}
