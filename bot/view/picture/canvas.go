@@ -93,6 +93,7 @@ var (
 	backgroundOnce sync.Once
 	background     *image.RGBA
 	backgroundP    *image.Paletted // background, quantized
+	backgroundRows *bareRows       // backgroundP encoded row by row (encode.go)
 )
 
 func drawBackground() {
@@ -112,6 +113,11 @@ func drawBackground() {
 	paletteOnce.Do(buildPalette)
 	backgroundP = image.NewPaletted(img.Bounds(), pal)
 	quantizeRect(backgroundP, img, img.Bounds())
+	out, raw := framed(backgroundP.Rect, backgroundP.Palette)
+	for y := 0; y < canvasH; y++ {
+		copy(out.Pix[out.PixOffset(0, y):][:canvasW], backgroundP.Pix[backgroundP.PixOffset(0, y):])
+	}
+	backgroundRows = newBareRows(raw, canvasW+1)
 }
 
 // canvas is one picture being drawn, in full colour (img) and on the

@@ -29,6 +29,7 @@ type pngWriter struct {
 	bits   uint64 // bits not yet in out, the first in the lowest bit
 	nbits  uint
 	recent [1 << 12]uint64 // hash of 4 bytes -> their last position + 1 (high half) and the bytes
+	adler  uint32          // the checksum of raw, summed as tokenize goes
 
 	litFreq  [286]uint32 // how often each code is used, counted as the tokens are made
 	distFreq [30]uint32
@@ -62,7 +63,7 @@ func encodePNG(img *image.Paletted) []byte {
 		w.copy[y*stride] = 0
 		copy(w.copy[y*stride+1:(y+1)*stride], img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):][:b.Dx()])
 	}
-	return w.encode(w.copy, b.Dx(), b.Dy(), img.Palette)
+	return w.encode(w.copy, b.Dx(), b.Dy(), img.Palette, nil, nil)
 }
 
 // framed makes a paletted picture whose rows are laid out as a PNG filters
@@ -75,14 +76,18 @@ func framed(r image.Rectangle, p color.Palette) (*image.Paletted, []byte) {
 
 // encodeFramed writes img made by framed, raw its bytes, as encodePNG
 // would.
-func encodeFramed(img *image.Paletted, raw []byte) []byte {
+//
+// A picture drawn over the bare table passes what was drawn on (touched, a
+// word per row, see tiles) and the bare table's rows (bare): a row not drawn
+// on, nor the row above it, takes the bare table's tokens. Both may be nil.
+func encodeFramed(img *image.Paletted, raw []byte, touched []uint64, bare *bareRows) []byte {
 	w := pngWriters.Get().(*pngWriter)
 	defer pngWriters.Put(w)
-	return w.encode(raw, img.Rect.Dx(), img.Rect.Dy(), img.Palette)
+	return w.encode(raw, img.Rect.Dx(), img.Rect.Dy(), img.Palette, touched, bare)
 }
 
 // encode writes the rows raw, each after its filter byte.
-func (w *pngWriter) encode(raw []byte, width, height int, palette color.Palette) []byte {
+func (w *pngWriter) encode(raw []byte, width, height int, palette color.Palette, touched []uint64, bare *bareRows) []byte {
 	w.raw = raw
 	defer func() { w.raw = nil }()
 	stride := width + 1
@@ -103,9 +108,9 @@ func (w *pngWriter) encode(raw []byte, width, height int, palette color.Palette)
 	// IDAT: its length is filled in once the data is written.
 	start := len(w.out)
 	w.out = append(w.out, 0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x78, 0x01) // zlib: deflate, 32 KB window, fastest
-	w.tokenize(stride)
+	w.tokenize(stride, touched, bare)
 	w.deflate()
-	w.out = binary.BigEndian.AppendUint32(w.out, adler32(w.raw))
+	w.out = binary.BigEndian.AppendUint32(w.out, w.adler)
 	binary.BigEndian.PutUint32(w.out[start:], uint32(len(w.out)-start-8))
 	w.out = binary.BigEndian.AppendUint32(w.out, crc32.ChecksumIEEE(w.out[start+4:]))
 	w.chunk("IEND", nil)
@@ -157,49 +162,91 @@ func hash4(b []byte) uint32 {
 	return (binary.LittleEndian.Uint32(b) * 0x9e3779b1) >> 20
 }
 
-// tokenize turns w.raw into literals and matches: the longest of the run
-// (distance 1), the row above (distance stride), the last match's distance
-// and the last place the next four bytes were seen, greedily. A candidate
-// whose first four bytes differ is passed over without measuring it, which
-// is most of them where literals are.
-func (w *pngWriter) tokenize(stride int) {
-	raw := w.raw
+// tokenize turns w.raw into literals and matches, row by row: at each place
+// the longest of the run (distance 1), the row above (distance stride), the
+// last match's distance and the last place the next four bytes were seen,
+// greedily. A candidate whose first four bytes differ is passed over without
+// measuring it, which is most of them where literals are.
+//
+// No match runs past the end of its row, so that a row can take tokens worked
+// out before: with bare (the bare table's rows, see bareRows), a row that
+// neither it nor the row above was drawn on (touched) takes the bare table's
+// tokens for it, whose matches reach no further back than the row above. It
+// also takes the bare row's checksum sums; the others are summed here.
+func (w *pngWriter) tokenize(stride int, touched []uint64, bare *bareRows) {
 	clear(w.recent[:])
 	clear(w.litFreq[:])
 	clear(w.distFreq[:])
 	t := w.tokens[:0]
 	last := stride
-	n := len(raw)
-	p := 0
-	for ; p < stride && p+4 <= n; p++ { // the first row: runs only
-		if p >= 1 && raw[p] == raw[p-1] {
-			if l := matchLen(raw[p:], raw[p-1:], maxMatch); l >= minMatch {
-				t = w.match(t, l, 1)
-				p += l - 1
-				continue
+	s1, s2 := uint64(1), uint64(0)
+	for y, lo := 0, 0; lo < len(w.raw); y, lo = y+1, lo+stride {
+		hi := min(lo+stride, len(w.raw))
+		if bare != nil && y < len(touched) && touched[y] == 0 && (y == 0 || touched[y-1] == 0) {
+			rt := bare.tokens[bare.start[y]:bare.start[y+1]]
+			for _, tok := range rt {
+				if tok&matchFlag != 0 {
+					w.litFreq[257+int(lengthCode[tok>>16&0xff])]++
+					w.distFreq[tok>>24&0x1f]++
+				} else {
+					w.litFreq[tok]++
+				}
 			}
+			t = append(t, rt...)
+			n := uint64(hi - lo)
+			s2 = (s2 + n*s1 + uint64(bare.w[y])) % adlerMod
+			s1 = (s1 + uint64(bare.s[y])) % adlerMod
+			continue
 		}
-		t = append(t, uint32(raw[p]))
-		w.litFreq[raw[p]]++
+		t = w.row(t, lo, hi, stride, 0, &last)
+		s1, s2 = adlerSums(w.raw[lo:hi], s1, s2)
 	}
+	w.tokens = t
+	w.adler = uint32(s2<<16 | s1)
+}
+
+// row appends the tokens of raw[lo:hi], one row. No match ends past hi, and
+// none reaches back before minQ.
+func (w *pngWriter) row(t []uint32, lo, hi, stride, minQ int, lastp *int) []uint32 {
+	raw := w.raw
+	n := len(raw)
 	recent, lf, df := &w.recent, &w.litFreq, &w.distFreq
-	for p+8 <= n {
+	last := *lastp
+	p := lo
+	if lo == 0 { // the first row: runs only
+		for ; p < hi && p+4 <= n; p++ {
+			if p >= 1 && raw[p] == raw[p-1] {
+				if l := matchLen(raw[p:hi], raw[p-1:], maxMatch); l >= minMatch {
+					t = w.match(t, l, 1)
+					p += l - 1
+					continue
+				}
+			}
+			t = append(t, uint32(raw[p]))
+			lf[raw[p]]++
+		}
+	}
+	for p < hi && p+8 <= n {
+		m := min(maxMatch, hi-p) // the longest match that ends in the row
+		if m < minMatch {
+			break
+		}
 		cur := binary.LittleEndian.Uint32(raw[p:])
 		best, dist := 0, 0
 		// The row above, then the last distance, then the run.
 		if binary.LittleEndian.Uint32(raw[p-stride:]) == cur {
-			best, dist = matchLen(raw[p+4:], raw[p+4-stride:], maxMatch-4)+4, stride
-			if best == maxMatch {
+			best, dist = matchLen(raw[p+4:], raw[p+4-stride:], m-4)+4, stride
+			if best == m {
 				goto emit
 			}
 		}
-		if last != stride && binary.LittleEndian.Uint32(raw[p-last:]) == cur {
-			if l := matchLen(raw[p+4:], raw[p+4-last:], maxMatch-4) + 4; l > best {
+		if last != stride && p-last >= minQ && binary.LittleEndian.Uint32(raw[p-last:]) == cur {
+			if l := matchLen(raw[p+4:], raw[p+4-last:], m-4) + 4; l > best {
 				best, dist = l, last
 			}
 		}
-		if best < maxMatch && last != 1 && uint32(raw[p-1])*0x01010101 == cur {
-			if l := matchLen(raw[p+4:], raw[p+3:], maxMatch-4) + 4; l > best {
+		if best < m && last != 1 && uint32(raw[p-1])*0x01010101 == cur {
+			if l := matchLen(raw[p+4:], raw[p+3:], m-4) + 4; l > best {
 				best, dist = l, 1
 			}
 		}
@@ -210,8 +257,8 @@ func (w *pngWriter) tokenize(stride int) {
 			e := recent[h]
 			recent[h] = uint64(p+1)<<32 | uint64(cur)
 			q := int(e>>32) - 1
-			if d := p - q; q >= 0 && uint32(e) == cur && d <= window && d != stride && d != last {
-				best, dist = matchLen(raw[p+4:], raw[q+4:], maxMatch-4)+4, d
+			if d := p - q; q >= minQ && uint32(e) == cur && d <= window && d != stride && d != last {
+				best, dist = matchLen(raw[p+4:], raw[q+4:], m-4)+4, d
 			} else {
 				c := raw[p]
 				t = append(t, uint32(c))
@@ -229,11 +276,38 @@ func (w *pngWriter) tokenize(stride int) {
 		last = dist
 		p += best
 	}
-	for ; p < n; p++ { // the last few bytes
+	for ; p < hi; p++ { // the row's last few bytes
 		t = append(t, uint32(raw[p]))
-		w.litFreq[raw[p]]++
+		lf[raw[p]]++
 	}
-	w.tokens = t
+	*lastp = last
+	return t
+}
+
+// bareRows is the bare table (the background every picture starts from)
+// encoded once, row by row: each row's tokens, made reaching back no further
+// than the row above, and its checksum sums (s: the bytes' sum, w: each byte
+// weighted by how many bytes from it to the row's end, both mod adlerMod).
+type bareRows struct {
+	tokens []uint32
+	start  []int // row y's tokens are tokens[start[y]:start[y+1]]
+	s, w   []uint32
+}
+
+// newBareRows encodes the framed bytes of the bare table.
+func newBareRows(raw []byte, stride int) *bareRows {
+	w := &pngWriter{raw: raw}
+	b := &bareRows{start: []int{0}}
+	last := stride
+	for lo := 0; lo < len(raw); lo += stride {
+		hi := min(lo+stride, len(raw))
+		w.tokens = w.row(w.tokens, lo, hi, stride, max(lo-stride, 0), &last)
+		b.start = append(b.start, len(w.tokens))
+		s, ws := adlerSums(raw[lo:hi], 0, 0)
+		b.s, b.w = append(b.s, uint32(s)), append(b.w, uint32(ws))
+	}
+	b.tokens = w.tokens
+	return b
 }
 
 // match appends a match of l bytes at distance d and counts its codes.
@@ -543,21 +617,29 @@ func canonical(lengths []uint8) []code {
 	return out
 }
 
-// adler32 is hash/adler32's checksum, eight bytes a step: the standard
-// library's adds the bytes one by one, each sum waiting on the last, which
-// made it a tenth of a render. For eight bytes b0..b7 after the sums s1, s2:
-// s1' = s1 + Σbi and s2' = s2 + 8·s1 + Σ(8-i)·bi; the byte sums are taken
-// four 16-bit lanes at a time, and a multiplication adds the lanes up.
+// adler32 is hash/adler32's checksum.
 func adler32(p []byte) uint32 {
+	s1, s2 := adlerSums(p, 1, 0)
+	return uint32(s2<<16 | s1)
+}
+
+const adlerMod = 65521
+
+// adlerSums continues Adler-32's two sums (s1, s2, each below adlerMod) over p,
+// eight bytes a step: the standard library's adds the bytes one by one, each
+// sum waiting on the last, which made it a tenth of a render. For eight bytes
+// b0..b7 after the sums s1, s2: s1' = s1 + Σbi and s2' = s2 + 8·s1 + Σ(8-i)·bi;
+// the byte sums are taken four 16-bit lanes at a time, and a multiplication
+// adds the lanes up. From (0, 0) the sums are a block's: Σbi and Σ(n-i)·bi,
+// which is how a row's checksum is carried over to a picture (tokenize).
+func adlerSums(p []byte, s1, s2 uint64) (uint64, uint64) {
 	const (
-		mod   = 65521
 		nmax  = 5552 // the most bytes before s2 could pass 2^32 (a multiple of 8)
 		lane  = 0x00ff00ff00ff00ff
 		ones  = 0x0001000100010001
 		wEven = 8<<48 | 6<<32 | 4<<16 | 2 // weights of b0, b2, b4, b6, read from the top lane down
 		wOdd  = 7<<48 | 5<<32 | 3<<16 | 1 // of b1, b3, b5, b7
 	)
-	s1, s2 := uint64(1), uint64(0)
 	for len(p) > 0 {
 		q := p
 		if len(q) > nmax {
@@ -575,8 +657,8 @@ func adler32(p []byte) uint32 {
 			s1 += uint64(b)
 			s2 += s1
 		}
-		s1 %= mod
-		s2 %= mod
+		s1 %= adlerMod
+		s2 %= adlerMod
 	}
-	return uint32(s2<<16 | s1)
+	return s1, s2
 }

@@ -3,6 +3,8 @@ package picture
 import (
 	"bytes"
 	"compress/flate"
+	"compress/zlib"
+	"encoding/binary"
 	stdadler32 "hash/adler32"
 	"image"
 	"image/color"
@@ -136,4 +138,56 @@ func TestDeflateLongCodes(t *testing.T) {
 	got, err := io.ReadAll(flate.NewReader(bytes.NewReader(w.out)))
 	require.NoError(t, err)
 	require.Equal(t, want, got)
+}
+
+// TestEncodeOverTheBareTable: a picture encoded with the bare table's rows
+// (the rows nothing was drawn on, nor the row above, take their tokens and
+// checksum sums) decodes to the same pixels as one encoded afresh, and its
+// zlib checksum holds, for every scene; the four-seat reveal takes most of
+// its untouched rows from the bare table.
+func TestEncodeOverTheBareTable(t *testing.T) {
+	for _, sc := range scenes {
+		c := render(sc.table())
+		want := append([]byte(nil), c.raw...)
+		over := encodeFramed(c.out, c.raw, c.touched.rows, backgroundRows)
+		afresh := encodeFramed(c.out, c.raw, nil, nil)
+		reused := 0
+		for y, m := range c.touched.rows {
+			if m == 0 && (y == 0 || c.touched.rows[y-1] == 0) {
+				reused++
+			}
+		}
+		c.release()
+		for name, data := range map[string][]byte{"over": over, "afresh": afresh} {
+			got, err := png.Decode(bytes.NewReader(data))
+			require.NoError(t, err, sc.name, name)
+			p := got.(*image.Paletted)
+			for y := 0; y < canvasH; y++ {
+				require.Equal(t, want[y*(canvasW+1)+1:(y+1)*(canvasW+1)], p.Pix[p.PixOffset(0, y):][:canvasW], "%s %s row %d", sc.name, name, y)
+			}
+			zr, err := zlib.NewReader(bytes.NewReader(idat(t, data)))
+			require.NoError(t, err)
+			inflated, err := io.ReadAll(zr) // to the end: zlib checks the Adler-32 there
+			require.NoError(t, err, "%s %s", sc.name, name)
+			require.Equal(t, want, inflated, "%s %s", sc.name, name)
+		}
+		if sc.name == "banker-reveal" {
+			require.Greater(t, reused, 250, "rows taken from the bare table")
+		}
+	}
+}
+
+// idat is a PNG's image data, its IDAT chunks joined.
+func idat(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var out []byte
+	for p := 8; p+12 <= len(data); {
+		n := int(binary.BigEndian.Uint32(data[p:]))
+		if string(data[p+4:p+8]) == "IDAT" {
+			out = append(out, data[p+8:p+8+n]...)
+		}
+		p += 12 + n
+	}
+	require.NotEmpty(t, out)
+	return out
 }

@@ -113,7 +113,7 @@ type Picture struct {
 // kept for callers; the hand-written encoder cannot fail.
 func Render(t Table) (Picture, error) {
 	c := render(t)
-	data := encodeFramed(c.out, c.raw)
+	data := encodeFramed(c.out, c.raw, c.touched.rows, backgroundRows)
 	c.release()
 	return Picture{PNG: data, Alt: altText(t), Width: canvasW, Height: canvasH}, nil
 }
