@@ -155,17 +155,5 @@ func (p *publisher) editTable(ctx context.Context, s *table.Snapshot, lang strin
 // editFiles replaces the message whole with files as its only attachments (none: no
 // attachments), each described by its alt text.
 func (p *publisher) editFiles(ctx context.Context, channel, id string, m view.Message, files []discordapi.Upload) error {
-	edit := discordgo.NewMessageEdit(channel, id)
-	edit.Content = &m.Content
-	embeds := m.Embeds
-	if embeds == nil {
-		embeds = []*discordgo.MessageEmbed{}
-	}
-	comps := m.Components
-	if comps == nil {
-		comps = []discordgo.MessageComponent{}
-	}
-	edit.Embeds = &embeds
-	edit.Components = &comps
-	return discordapi.ReplaceMessage(ctx, p.b.s, edit, files)
+	return discordapi.ReplaceMessage(ctx, p.b.s, wholeEdit(channel, id, m), files)
 }

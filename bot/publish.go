@@ -282,6 +282,20 @@ func (p *publisher) unclaim(id int64, st *pubState) {
 // edit replaces a message whole. Components go as an empty list when there are none:
 // Discord keeps the old ones when the field is null.
 func (p *publisher) edit(ctx context.Context, channel, id string, m view.Message) {
+	edit := wholeEdit(channel, id, m)
+	for _, e := range *edit.Embeds {
+		if e.Type == "" {
+			e.Type = discordgo.EmbedTypeRich // as discordgo sets it
+		}
+	}
+	if err := discordapi.Edit(ctx, p.b.s, edit); err != nil {
+		p.b.log.Warn("message not edited", "channel", channel, "err", err)
+	}
+}
+
+// wholeEdit is an edit that replaces the message whole: content, embeds and
+// components, empty lists where m has none (Discord keeps a field sent as null).
+func wholeEdit(channel, id string, m view.Message) *discordgo.MessageEdit {
 	edit := discordgo.NewMessageEdit(channel, id)
 	edit.Content = &m.Content
 	embeds := m.Embeds
@@ -292,16 +306,8 @@ func (p *publisher) edit(ctx context.Context, channel, id string, m view.Message
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
-	for _, e := range embeds {
-		if e.Type == "" {
-			e.Type = discordgo.EmbedTypeRich // as discordgo sets it
-		}
-	}
-	edit.Embeds = &embeds
-	edit.Components = &comps
-	if err := discordapi.Edit(ctx, p.b.s, edit); err != nil {
-		p.b.log.Warn("message not edited", "channel", channel, "err", err)
-	}
+	edit.Embeds, edit.Components = &embeds, &comps
+	return edit
 }
 
 // post posts a new table's public message and records it, so that after a restart the

@@ -76,15 +76,8 @@ func SendMessage(s *discordgo.Session, channelID string, m *discordgo.MessageSen
 // (Discord keeps only what the attachments array lists). To leave the
 // attachments as they are, edit with ChannelMessageEditComplex and no files.
 func EditMessage(s *discordgo.Session, e *discordgo.MessageEdit, files []Upload) (*discordgo.Message, error) {
-	entries, parts := prepare(files)
-	payload := struct {
-		*discordgo.MessageEdit
-		Attachments []attachmentEntry `json:"attachments"`
-	}{e, entries}
 	var msg discordgo.Message
-	err := send(s, "PATCH", discordgo.EndpointChannelMessage(e.Channel, e.ID), discordgo.EndpointChannelMessage(e.Channel, ""),
-		payload, parts, &msg)
-	if err != nil {
+	if err := editMessage(context.Background(), s, e, files, &msg); err != nil {
 		return nil, err
 	}
 	return &msg, nil
@@ -94,13 +87,18 @@ func EditMessage(s *discordgo.Session, e *discordgo.MessageEdit, files []Upload)
 // sends back: it is not decoded (a table message with its components is a few KB of
 // JSON, decoded at every picture), and the call ends with ctx.
 func ReplaceMessage(ctx context.Context, s *discordgo.Session, e *discordgo.MessageEdit, files []Upload) error {
+	return editMessage(ctx, s, e, files, nil)
+}
+
+// editMessage is EditMessage's request, decoding the answer into out unless it is nil.
+func editMessage(ctx context.Context, s *discordgo.Session, e *discordgo.MessageEdit, files []Upload, out any) error {
 	entries, parts := prepare(files)
 	payload := struct {
 		*discordgo.MessageEdit
 		Attachments []attachmentEntry `json:"attachments"`
 	}{e, entries}
 	return send(s, "PATCH", discordgo.EndpointChannelMessage(e.Channel, e.ID), discordgo.EndpointChannelMessage(e.Channel, ""),
-		payload, parts, nil, discordgo.WithContext(ctx))
+		payload, parts, out, discordgo.WithContext(ctx))
 }
 
 // Respond answers an interaction with files: a new message (type 4) or an

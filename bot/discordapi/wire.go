@@ -2,6 +2,7 @@ package discordapi
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"unicode/utf8"
 
@@ -22,16 +23,28 @@ import (
 // the result on the wire is the same JSON either way (TestWireMatchesDiscordgo).
 
 // Answer posts an interaction's initial response as discordgo's InteractionRespond
-// would, to the same endpoint in the same rate-limit bucket, with the body written by
-// AppendResponse when it can be and by discordgo otherwise (files included).
+// would, to the same endpoint in the same rate-limit bucket, with the body from
+// MarshalResponse; an answer with files goes through discordgo (multipart).
 func Answer(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
-	body, ok := AppendResponse(nil, r)
-	if !ok {
-		return s.InteractionRespond(i, r, discordgo.WithContext(ctx))
+	if r.Data != nil && len(r.Data.Files) > 0 {
+		return s.InteractionRespond(i, r, discordgo.WithContext(ctx)) // multipart
+	}
+	body, err := MarshalResponse(r)
+	if err != nil {
+		return err
 	}
 	ep := discordgo.EndpointInteractionResponse(i.ID, i.Token)
-	_, err := s.RequestRaw("POST", ep, "application/json", body, ep, 0, discordgo.WithContext(ctx))
+	_, err = s.RequestRaw("POST", ep, "application/json", body, ep, 0, discordgo.WithContext(ctx))
 	return err
+}
+
+// MarshalResponse is r as the JSON body of an answer without files: written by
+// AppendResponse when it can be, else by encoding/json as discordgo would.
+func MarshalResponse(r *discordgo.InteractionResponse) ([]byte, error) {
+	if b, ok := AppendResponse(nil, r); ok {
+		return b, nil
+	}
+	return json.Marshal(r)
 }
 
 // Edit sends a message edit without files as discordgo's ChannelMessageEditComplex
@@ -286,10 +299,7 @@ func (w *wire) row(r *discordgo.ActionsRow) {
 	w.b = append(w.b, '{')
 	w.key("components")
 	w.components(r.Components)
-	if r.ID != 0 {
-		w.key("id")
-		w.int(r.ID)
-	}
+	w.optInt("id", r.ID)
 	w.key("type")
 	w.int(int(discordgo.ActionsRowComponent))
 	w.b = append(w.b, '}')
@@ -311,22 +321,10 @@ func (w *wire) button(b *discordgo.Button) {
 	w.int(int(style))
 	w.key("disabled")
 	w.bool(b.Disabled)
-	if b.URL != "" {
-		w.key("url")
-		w.string(b.URL)
-	}
-	if b.CustomID != "" {
-		w.key("custom_id")
-		w.string(b.CustomID)
-	}
-	if b.SKUID != "" {
-		w.key("sku_id")
-		w.string(b.SKUID)
-	}
-	if b.ID != 0 {
-		w.key("id")
-		w.int(b.ID)
-	}
+	w.optString("url", b.URL)
+	w.optString("custom_id", b.CustomID)
+	w.optString("sku_id", b.SKUID)
+	w.optInt("id", b.ID)
 	w.key("type")
 	w.int(int(discordgo.ButtonComponent))
 	w.b = append(w.b, '}')
@@ -339,20 +337,14 @@ func (w *wire) selectMenu(s *discordgo.SelectMenu) {
 	}
 	w.b = append(w.b, '{')
 	// SelectMenu.MarshalJSON's outer "type" hides the struct's own: one type, Type()'s.
-	if s.CustomID != "" {
-		w.key("custom_id")
-		w.string(s.CustomID)
-	}
+	w.optString("custom_id", s.CustomID)
 	w.key("placeholder")
 	w.string(s.Placeholder)
 	if s.MinValues != nil {
 		w.key("min_values")
 		w.int(*s.MinValues)
 	}
-	if s.MaxValues != 0 {
-		w.key("max_values")
-		w.int(s.MaxValues)
-	}
+	w.optInt("max_values", s.MaxValues)
 	if len(s.Options) > 0 {
 		w.key("options")
 		w.b = append(w.b, '[')
@@ -379,10 +371,7 @@ func (w *wire) selectMenu(s *discordgo.SelectMenu) {
 	}
 	w.key("disabled")
 	w.bool(s.Disabled)
-	if s.ID != 0 {
-		w.key("id")
-		w.int(s.ID)
-	}
+	w.optInt("id", s.ID)
 	w.key("type")
 	w.int(int(s.Type()))
 	w.b = append(w.b, '}')
@@ -400,28 +389,13 @@ func (w *wire) textInput(t *discordgo.TextInput) {
 	w.string(t.Label)
 	w.key("style")
 	w.int(int(t.Style))
-	if t.Placeholder != "" {
-		w.key("placeholder")
-		w.string(t.Placeholder)
-	}
-	if t.Value != "" {
-		w.key("value")
-		w.string(t.Value)
-	}
+	w.optString("placeholder", t.Placeholder)
+	w.optString("value", t.Value)
 	w.key("required")
 	w.bool(t.Required)
-	if t.MinLength != 0 {
-		w.key("min_length")
-		w.int(t.MinLength)
-	}
-	if t.MaxLength != 0 {
-		w.key("max_length")
-		w.int(t.MaxLength)
-	}
-	if t.ID != 0 {
-		w.key("id")
-		w.int(t.ID)
-	}
+	w.optInt("min_length", t.MinLength)
+	w.optInt("max_length", t.MaxLength)
+	w.optInt("id", t.ID)
 	w.key("type")
 	w.int(int(discordgo.TextInputComponent))
 	w.b = append(w.b, '}')
@@ -443,10 +417,7 @@ func (w *wire) embed(e *discordgo.MessageEmbed) {
 	w.optString("title", e.Title)
 	w.optString("description", e.Description)
 	w.optString("timestamp", e.Timestamp)
-	if e.Color != 0 {
-		w.key("color")
-		w.int(e.Color)
-	}
+	w.optInt("color", e.Color)
 	if f := e.Footer; f != nil {
 		w.key("footer")
 		w.b = append(w.b, '{')
@@ -514,9 +485,17 @@ func (w *wire) media(url, proxy string, width, height int) {
 	w.b = append(w.b, '}')
 }
 
+// optString and optInt write a member left out when empty, as omitempty does.
 func (w *wire) optString(k, v string) {
 	if v != "" {
 		w.key(k)
 		w.string(v)
+	}
+}
+
+func (w *wire) optInt(k string, v int) {
+	if v != 0 {
+		w.key(k)
+		w.int(v)
 	}
 }

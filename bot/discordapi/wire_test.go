@@ -224,6 +224,13 @@ func TestWireDeclinesWhatItDoesNotWrite(t *testing.T) {
 		got, ok := discordapi.AppendResponse(prefix, &discordgo.InteractionResponse{Type: 4, Data: d})
 		assert.False(t, ok, name)
 		assert.Equal(t, "kept", string(got), name)
+		// MarshalResponse then gives discordgo's encoding.
+		r := &discordgo.InteractionResponse{Type: 4, Data: d}
+		want, err := json.Marshal(r)
+		require.NoError(t, err)
+		body, err := discordapi.MarshalResponse(r)
+		require.NoError(t, err)
+		assert.JSONEq(t, string(want), string(body), name)
 	}
 	e := discordgo.NewMessageEdit("1", "2")
 	e.Attachments = &[]*discordgo.MessageAttachment{}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -356,12 +355,9 @@ func writeResponse(w http.ResponseWriter, resp *discordgo.InteractionResponse) e
 		flush(w)
 		return nil
 	}
-	b, ok := discordapi.AppendResponse(nil, resp)
-	if !ok {
-		var err error
-		if b, err = json.Marshal(resp); err != nil {
-			return err
-		}
+	b, err := discordapi.MarshalResponse(resp)
+	if err != nil {
+		return err
 	}
 	writeJSON(w, b)
 	return nil

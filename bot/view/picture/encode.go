@@ -617,12 +617,6 @@ func canonical(lengths []uint8) []code {
 	return out
 }
 
-// adler32 is hash/adler32's checksum.
-func adler32(p []byte) uint32 {
-	s1, s2 := adlerSums(p, 1, 0)
-	return uint32(s2<<16 | s1)
-}
-
 const adlerMod = 65521
 
 // adlerSums continues Adler-32's two sums (s1, s2, each below adlerMod) over p,
