@@ -49,7 +49,8 @@
 // AppendResponse and AppendEdit (wire.go), the same JSON discordgo's
 // encoding/json would write, in a fifteenth of the time; anything they do not
 // write goes through discordgo. DecodeInteraction decodes a click without the
-// message it was on, and LeanInteractionEvents, called once from an init
+// message it was on, field by field where the input is as Discord writes it
+// (fastdecode.go) and through encoding/json otherwise, and LeanInteractionEvents, called once from an init
 // function, makes discordgo's gateway reader use it (lean.go): handlers of
 // func(*discordgo.Session, any) then receive an *InteractionEvent.
 //
