@@ -3,6 +3,7 @@ package picture
 import (
 	"image"
 	"image/color"
+	"math"
 	"sync"
 )
 
@@ -91,8 +92,7 @@ func playerBoxes(n int) []box {
 
 var (
 	backgroundOnce sync.Once
-	background     *image.RGBA
-	backgroundP    *image.Paletted // background, quantized
+	backgroundP    *image.Paletted // the bare table, drawn in full colour once and quantized
 	backgroundRows *bareRows       // backgroundP encoded row by row (encode.go)
 )
 
@@ -109,7 +109,6 @@ func drawBackground() {
 	p.ring(58*zoom, 58*zoom, W-116*zoom, H-116*zoom, 130*zoom, 2, colFeltLine)
 	ts := newTypeset()
 	textCentered(img, ts.face(true, 70*zoom), "PONTOON", canvasW/2, px(455*zoom), colFelt)
-	background = img
 	paletteOnce.Do(buildPalette)
 	backgroundP = image.NewPaletted(img.Bounds(), pal)
 	quantizeRect(backgroundP, img, img.Bounds())
@@ -120,26 +119,26 @@ func drawBackground() {
 	backgroundRows = newBareRows(raw, canvasW+1)
 }
 
-// canvas is one picture being drawn, in full colour (img) and on the
-// palette (out) at once: every drawing maps what it changed onto the
-// palette as soon as it has drawn it (a sprite copies its own mapped
-// pixels), so a pixel drawn over again is mapped again and out ends as img
-// mapped, without a pass over the picture. Both hold the bare table when
-// the drawing starts; touched marks the pieces drawn on, which release puts
-// back to the bare table so that both can go back to the pool. out is
-// framed (see encode.go): raw is its bytes with each row's filter byte,
-// which the encoder reads as they are. Everything drawn goes through the
-// canvas's painter, blit or text.
+// canvas is one picture being drawn, on the palette only (out): an opaque
+// piece of a sprite copies the sprite's own palette indices, and a partly
+// transparent pixel (an anti-aliased edge, a letter) is blended with the
+// palette's colour of what is under it and mapped back onto the palette.
+// The palette holds the ramps between the colours that meet at edges, so
+// this reads back what a full-colour picture would hold, and a canvas has
+// no full-colour picture to fill, copy and put back (2.5 MB, which under
+// load cost more in cache misses than the drawing itself). out holds the
+// bare table when the drawing starts; touched marks the pieces drawn on,
+// which release puts back to the bare table so that it can go back to the
+// pool. out is framed (see encode.go): raw is its bytes with each row's
+// filter byte, which the encoder reads as they are. Everything drawn goes
+// through blit, over or text.
 type canvas struct {
 	*canvasImage
-	p  *painter
 	ts *typeset
 }
 
-// canvasImage is a canvas's pooled pictures: 2.5 MB in colour and 630 KB
-// on the palette.
+// canvasImage is a canvas's pooled picture: 630 KB on the palette.
 type canvasImage struct {
-	img     *image.RGBA
 	out     *image.Paletted
 	raw     []byte
 	touched *tiles
@@ -152,18 +151,16 @@ func newCanvas() *canvas {
 	backgroundOnce.Do(drawBackground)
 	ci, _ := canvases.Get().(*canvasImage)
 	if ci == nil {
-		img := image.NewRGBA(background.Bounds())
-		copy(img.Pix, background.Pix)
 		out, raw := framed(backgroundP.Rect, backgroundP.Palette)
 		for y := 0; y < canvasH; y++ {
 			copy(out.Pix[out.PixOffset(0, y):][:canvasW], backgroundP.Pix[backgroundP.PixOffset(0, y):])
 		}
-		ci = &canvasImage{img: img, out: out, raw: raw, touched: newTiles(img.Bounds()), ts: newTypeset()}
+		ci = &canvasImage{out: out, raw: raw, touched: newTiles(out.Rect), ts: newTypeset()}
 	}
 	if len(ci.ts.faces) > 64 { // sizes of their own, above ten seats: forget them
 		ci.ts = newTypeset()
 	}
-	return &canvas{canvasImage: ci, p: &painter{dst: ci.img, q: ci.out, touched: ci.touched}, ts: ci.ts}
+	return &canvas{canvasImage: ci, ts: ci.ts}
 }
 
 // release puts the pieces drawn on back to the bare table and the pictures
@@ -171,10 +168,8 @@ func newCanvas() *canvas {
 func (c *canvas) release() {
 	ci := c.canvasImage
 	c.canvasImage = nil
-	ci.touched.spans(ci.img.Bounds(), func(r image.Rectangle) {
+	ci.touched.spans(ci.out.Rect, func(r image.Rectangle) {
 		for y := r.Min.Y; y < r.Max.Y; y++ {
-			i := ci.img.PixOffset(r.Min.X, y)
-			copy(ci.img.Pix[i:i+4*r.Dx()], background.Pix[i:i+4*r.Dx()])
 			copy(ci.out.Pix[ci.out.PixOffset(r.Min.X, y):][:r.Dx()], backgroundP.Pix[backgroundP.PixOffset(r.Min.X, y):])
 		}
 	})
@@ -183,22 +178,33 @@ func (c *canvas) release() {
 
 // blit copies a sprite onto the picture.
 func (c *canvas) blit(s *sprite, at image.Point) {
-	blit(c.img, c.out, c.touched, s, at)
+	blit(c.out, c.touched, s, at)
 }
 
-// text and textCentered draw on the picture.
-func (c *canvas) text(f *face, s string, x, y int, col color.Color) {
-	c.drawn(text(c.img, f, s, x, y, col))
+// text and textCentered draw on the picture, as text does on a full-colour
+// one.
+func (c *canvas) text(f *face, s string, x, y int, col color.RGBA) {
+	base := y + f.capHeight/2
+	for _, pg := range f.run(s).glyphs {
+		if pg.g.mask != nil {
+			over(c.out, c.touched, pg.g.dr.Add(image.Pt(x+pg.x, base)), col, pg.g.mask, image.Point{})
+		}
+	}
 }
 
-func (c *canvas) textCentered(f *face, s string, cx, y int, col color.Color) {
-	c.drawn(textCentered(c.img, f, s, cx, y, col))
+func (c *canvas) textCentered(f *face, s string, cx, y int, col color.RGBA) {
+	c.text(f, s, cx-width(f, s)/2, y, col)
 }
 
-// drawn maps r onto the palette and marks it.
-func (c *canvas) drawn(r image.Rectangle) {
-	quantizeRect(c.out, c.img, r)
-	c.touched.mark(r)
+// roundRect draws painter.roundRect's shape at its exact (fractional) place,
+// from a kept sprite, as pill does: the sprite is the shape's box from the
+// whole pixel before it, with the fraction inside.
+func (c *canvas) roundRect(x, y, w, h, r float32, col color.RGBA) {
+	x0, y0 := int(math.Floor(float64(x)))-1, int(math.Floor(float64(y)))-1
+	x1, y1 := int(math.Ceil(float64(x+w)))+1, int(math.Ceil(float64(y+h)))+1
+	fx, fy := x-float32(x0), y-float32(y0)
+	k := shapeKey{kind: shapeRoundRect, w: int16(x1 - x0), h: int16(y1 - y0), r: r, col: col, fx: fx, fy: fy, fw: w, fh: h}
+	c.blit(shape(k, func(p *painter) { p.roundRect(fx, fy, w, h, r, col) }), image.Pt(x0, y0))
 }
 
 // pill draws painter.pill's shape from a kept sprite: the box is snapped to
@@ -223,15 +229,17 @@ func (c *canvas) frame(x, y, w, h, r, t float32, col color.RGBA) {
 }
 
 type shapeKey struct {
-	kind uint8
-	w, h int16
-	r, t float32
-	col  color.RGBA
+	kind           uint8
+	w, h           int16 // the sprite's size
+	r, t           float32
+	col            color.RGBA
+	fx, fy, fw, fh float32 // a roundRect's box inside the sprite
 }
 
 const (
 	shapePill uint8 = iota
 	shapeFrame
+	shapeRoundRect
 )
 
 var shapeCache = &bounded[shapeKey, *sprite]{limit: 1024}
@@ -460,7 +468,7 @@ func (c *canvas) hands(st Seat, b box, l Labels) {
 		span := float32(cw) + float32(max(n-1, 0))*step
 		left := x0 + (hw-span)/2
 		if h.Turn && st.Turn && k > 1 {
-			c.p.roundRect(left-4*s, top-4*s, span+8*s, float32(ch)+8*s, 8*s, colGold)
+			c.roundRect(left-4*s, top-4*s, span+8*s, float32(ch)+8*s, 8*s, colGold)
 		}
 		for j, hc := range h.Cards {
 			kind := cardFace

@@ -13,12 +13,10 @@ import (
 // rasterized in a mask the size of its bounding box only, so a small shape
 // costs little on a large picture. A painter is not safe for concurrent use.
 type painter struct {
-	dst     *image.RGBA
-	q       *image.Paletted // if set, what the painter draws is mapped onto it
-	touched *tiles          // and marked here (see canvas)
-	z       vector.Rasterizer
-	ox      float32 // the mask's origin on dst
-	oy      float32
+	dst *image.RGBA
+	z   vector.Rasterizer
+	ox  float32 // the mask's origin on dst
+	oy  float32
 }
 
 // begin starts a shape whose points lie inside the box (x0, y0)-(x1, y1).
@@ -38,15 +36,6 @@ func (p *painter) end(r image.Rectangle, col color.Color) {
 		return
 	}
 	p.z.Draw(p.dst, r, image.NewUniform(col), image.Point{})
-	p.drawn(r)
-}
-
-// drawn maps r onto the canvas's palette, if the painter draws on a canvas.
-func (p *painter) drawn(r image.Rectangle) {
-	if p.q != nil {
-		quantizeRect(p.q, p.dst, r)
-		p.touched.mark(r)
-	}
 }
 
 func (p *painter) moveTo(x, y float32) { p.z.MoveTo(x-p.ox, y-p.oy) }
@@ -126,7 +115,6 @@ func (p *painter) circle(cx, cy, r float32, col color.Color) {
 // rect fills an axis-aligned rectangle without anti-aliasing.
 func (p *painter) rect(r image.Rectangle, col color.Color) {
 	draw.Draw(p.dst, r, image.NewUniform(col), image.Point{}, draw.Over)
-	p.drawn(r.Intersect(p.dst.Bounds()))
 }
 
 // frame strokes a rounded rectangle's outline t pixels wide, like ring, but

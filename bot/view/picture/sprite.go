@@ -1,8 +1,8 @@
 package picture
 
 import (
-	"encoding/binary"
 	"image"
+	"image/color"
 	"math/bits"
 	"sync"
 )
@@ -96,13 +96,13 @@ func newSprite(img *image.RGBA) *sprite {
 	return s
 }
 
-// blit composites s onto dst, which is at the origin, with its top-left
-// corner at at (Porter-Duff over, as draw.Draw does for RGBA onto RGBA),
-// writes the result's palette indices into q (dst's paletted twin) and
-// marks in t the pixels it changed.
-func blit(dst *image.RGBA, q *image.Paletted, t *tiles, s *sprite, at image.Point) {
+// blit composites s onto q, which is at the origin, with its top-left corner
+// at at (Porter-Duff over, as draw.Draw does for RGBA onto RGBA, with what is
+// under a partly transparent pixel read back from the palette), and marks in
+// t the pixels it changed. Opaque runs copy the sprite's own palette indices.
+func blit(q *image.Paletted, t *tiles, s *sprite, at image.Point) {
 	sb := s.img.Bounds()
-	r := sb.Add(at).Intersect(dst.Bounds())
+	r := sb.Add(at).Intersect(q.Rect)
 	if r.Empty() {
 		return
 	}
@@ -110,7 +110,6 @@ func blit(dst *image.RGBA, q *image.Paletted, t *tiles, s *sprite, at image.Poin
 		sy := y - at.Y
 		src := s.img.Pix[sy*s.img.Stride:][:4*sb.Dx()]
 		si := s.idx[sy*sb.Dx():][:sb.Dx()]
-		row := dst.Pix[dst.PixOffset(0, y):][:4*dst.Rect.Dx()]
 		qrow := q.Pix[q.PixOffset(0, y):][:q.Rect.Dx()]
 		for _, rn := range s.rows[sy] {
 			x0, x1 := max(int(rn.x0)+at.X, r.Min.X), min(int(rn.x1)+at.X, r.Max.X)
@@ -118,38 +117,57 @@ func blit(dst *image.RGBA, q *image.Paletted, t *tiles, s *sprite, at image.Poin
 				continue
 			}
 			t.markRow(y, x0, x1)
-			d := row[4*x0 : 4*x1]
-			sp := src[4*(x0-at.X) : 4*(x1-at.X)]
 			if rn.opaque {
-				if x1-x0 <= 4 { // a frame's side, a shape's edge: a call to copy costs more
-					for i := range x1 - x0 {
-						binary.LittleEndian.PutUint32(d[4*i:], binary.LittleEndian.Uint32(sp[4*i:]))
-						qrow[x0+i] = si[x0-at.X+i]
-					}
-					continue
-				}
-				copy(d, sp)
 				copy(qrow[x0:x1], si[x0-at.X:x1-at.X])
 				continue
 			}
 			// Blended and mapped onto the palette in one pass.
+			sp := src[4*(x0-at.X) : 4*(x1-at.X)]
 			qd := qrow[x0:x1]
 			for j := range qd {
 				i := 4 * j
-				if i+3 >= len(sp) || i+3 >= len(d) {
+				if i+3 >= len(sp) {
 					break
 				}
-				a := uint32(sp[i+3])
-				k := 0xff - a
-				r := uint8(uint32(sp[i]) + (uint32(d[i])*k+0x7f)/0xff)
-				g := uint8(uint32(sp[i+1]) + (uint32(d[i+1])*k+0x7f)/0xff)
-				b := uint8(uint32(sp[i+2]) + (uint32(d[i+2])*k+0x7f)/0xff)
-				d[i], d[i+1], d[i+2] = r, g, b
-				d[i+3] = uint8(a + (uint32(d[i+3])*k+0x7f)/0xff)
+				d := &palRGB[qd[j]]
+				k := 0xff - uint32(sp[i+3])
+				r := uint8(uint32(sp[i]) + (uint32(d[0])*k+0x7f)/0xff)
+				g := uint8(uint32(sp[i+1]) + (uint32(d[1])*k+0x7f)/0xff)
+				b := uint8(uint32(sp[i+2]) + (uint32(d[2])*k+0x7f)/0xff)
 				qd[j] = lut[uint(r>>3)<<10|uint(g>>3)<<5|uint(b>>3)]
 			}
 		}
 	}
+}
+
+// over composites col through mask (its pixel mp at r.Min) onto q within r,
+// as draw.DrawMask does with a uniform source and draw.Over, with what is
+// under each pixel read back from the palette, and marks r in t.
+func over(q *image.Paletted, t *tiles, r image.Rectangle, col color.RGBA, mask *image.Alpha, mp image.Point) {
+	r0 := r
+	r = r.Intersect(q.Rect)
+	if r.Empty() {
+		return
+	}
+	mp = mp.Add(r.Min.Sub(r0.Min))
+	sr, sg, sb, sa := col.RGBA()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		qrow := q.Pix[q.PixOffset(r.Min.X, y):][:r.Dx()]
+		mrow := mask.Pix[mask.PixOffset(mp.X, mp.Y+y-r.Min.Y):][:r.Dx()]
+		for x, m := range mrow {
+			if m == 0 {
+				continue
+			}
+			ma := uint32(m) * 0x101
+			a := (0xffff - sa*ma/0xffff) * 0x101
+			d := &palRGB[qrow[x]]
+			rr := uint8((uint32(d[0])*a + sr*ma) / 0xffff >> 8)
+			gg := uint8((uint32(d[1])*a + sg*ma) / 0xffff >> 8)
+			bb := uint8((uint32(d[2])*a + sb*ma) / 0xffff >> 8)
+			qrow[x] = lut[uint(rr>>3)<<10|uint(gg>>3)<<5|uint(bb>>3)]
+		}
+	}
+	t.mark(r)
 }
 
 // tiles marks which 16-pixel pieces of each row of a picture were drawn on:
