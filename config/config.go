@@ -90,11 +90,13 @@ type Admin struct {
 
 // Runtime tunes the Go runtime the bot runs on. The defaults are measured
 // (README, "Measured"): the bot's work is small pieces of I/O, and what the
-// runtime spends waking threads and its monitor for them is a large part of
-// its CPU. Two processors and a steady monitor were the cheapest pair that
-// kept the answers quick: with one, a SQLite call that the kernel stalls holds
-// the only processor until the monitor takes it back. A bigger bot grows by
-// processes (shards, HTTP replicas), not threads.
+// runtime spends waking idle threads, and its monitor for them, is a large
+// part of its CPU. One processor and a steady monitor cost least: a second
+// processor cost a fifth more CPU per interaction at 400 a second for a p99
+// of 4 to 7 ms instead of 5 to 9. While a SQLite call that the kernel stalls
+// holds the only processor, the monitor hands it on within its 10 ms poll. A
+// bigger bot grows by processes (shards, HTTP replicas), not threads; a
+// process that runs every shard (discord.shards: auto) wants 0.
 type Runtime struct {
 	// MaxProcs is GOMAXPROCS, the goroutines that run at once: 0 leaves Go's
 	// default (one per CPU the process may use). The GOMAXPROCS variable, when
@@ -154,7 +156,7 @@ func Default() Config {
 		Discord:  Discord{APIURL: "https://discord.com"},
 		Database: Database{Path: "pontoon.db", Synchronous: "normal"},
 		Log:      Log{Level: "info", Format: "text"},
-		Runtime:  Runtime{MaxProcs: 2, GCPercent: 200, SteadySysmon: true},
+		Runtime:  Runtime{MaxProcs: 1, GCPercent: 200, SteadySysmon: true},
 		Game: Game{
 			TurnTimer:     60 * time.Second,
 			StartingChips: 1000,

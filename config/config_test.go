@@ -45,7 +45,7 @@ func TestDefaults(t *testing.T) {
 		Game: config.Game{TurnTimer: 60 * time.Second, StartingChips: 1000, DailyAmount: 200,
 			DailyCooldown: 24 * time.Hour, Rules: config.DefaultRules(), BankOfferTTL: 2 * time.Minute,
 			BidWindow: 60 * time.Second},
-		Runtime: config.Runtime{MaxProcs: 2, GCPercent: 200, SteadySysmon: true},
+		Runtime: config.Runtime{MaxProcs: 1, GCPercent: 200, SteadySysmon: true},
 	}, c)
 
 	// The defaults are valid but for the missing token.

@@ -272,10 +272,10 @@ func TestServeTunesTheRuntime(t *testing.T) {
 		want    string
 		godebug string // the running bot's GODEBUG, "" for none
 	}{
-		{"defaults", nil, `"gomaxprocs":2,"gc_percent":200,"steady_sysmon":true`, "schedtrace=2147483647"},
-		{"configured", []string{"PONTOON_RUNTIME_MAX_PROCS=1", "PONTOON_RUNTIME_GC_PERCENT=150", "PONTOON_RUNTIME_STEADY_SYSMON=false"},
-			`"gomaxprocs":1,"gc_percent":150,"steady_sysmon":false`, ""},
-		{"other GODEBUG settings kept", []string{"GODEBUG=madvdontneed=1"}, `"gomaxprocs":2,"gc_percent":200,"steady_sysmon":true`, "madvdontneed=1,schedtrace=2147483647"},
+		{"defaults", nil, `"gomaxprocs":1,"gc_percent":200,"steady_sysmon":true`, "schedtrace=2147483647"},
+		{"configured", []string{"PONTOON_RUNTIME_MAX_PROCS=2", "PONTOON_RUNTIME_GC_PERCENT=150", "PONTOON_RUNTIME_STEADY_SYSMON=false"},
+			`"gomaxprocs":2,"gc_percent":150,"steady_sysmon":false`, ""},
+		{"other GODEBUG settings kept", []string{"GODEBUG=madvdontneed=1"}, `"gomaxprocs":1,"gc_percent":200,"steady_sysmon":true`, "madvdontneed=1,schedtrace=2147483647"},
 		{"the variables win", []string{"PONTOON_RUNTIME_MAX_PROCS=1", "GOMAXPROCS=3", "GOGC=300", "GODEBUG=schedtrace=0"},
 			`"gomaxprocs":3,"gc_percent":300,"steady_sysmon":false`, "schedtrace=0"},
 	} {
