@@ -224,12 +224,29 @@ func (fd *fastDecoder) integer(bits int, signed bool) (n int64, ok bool, err err
 	return n, true, nil
 }
 
-func (fd *fastDecoder) intField(p *int, bits int) error {
-	n, ok, err := fd.integer(bits, true)
+// intAs reads an int of any int type; null leaves it.
+func intAs[T ~int](fd *fastDecoder, p *T) error {
+	n, ok, err := fd.integer(strconv.IntSize, true)
 	if ok {
-		*p = int(n)
+		*p = T(n)
 	}
 	return err
+}
+
+// objectPtr reads an object into a new T, field by field (fields gets each
+// known name with the value still to read), or null into nil.
+func objectPtr[T any](fd *fastDecoder, p **T, names []string, fields func(v *T, name string) error) error {
+	v := new(T)
+	null, err := fd.object(names, true, func(k int) error { return fields(v, names[k]) })
+	if err != nil {
+		return err
+	}
+	if null {
+		*p = nil
+	} else {
+		*p = v
+	}
+	return nil
 }
 
 // quotedInt reads an int64 written as a string (`json:",string"`); null leaves it.
@@ -411,7 +428,7 @@ func (fd *fastDecoder) interaction(i *discordgo.Interaction, raw []byte) error {
 		case "token":
 			return fd.str(&i.Token)
 		case "version":
-			return fd.intField(&i.Version, 64)
+			return intAs(fd, &i.Version)
 		case "entitlements":
 			return fd.other(&i.Entitlements)
 		}
@@ -471,9 +488,8 @@ func (fd *fastDecoder) component(v *discordgo.MessageComponentInteractionData) e
 
 // message keeps what DecodeInteraction keeps of the message a component was on.
 func (fd *fastDecoder) message(p **discordgo.Message) error {
-	m := new(discordgo.Message)
-	null, err := fd.object(leanMessageNames, true, func(k int) error {
-		switch leanMessageNames[k] {
+	return objectPtr(fd, p, leanMessageNames, func(m *discordgo.Message, name string) error {
+		switch name {
 		case "id":
 			return fd.str(&m.ID)
 		case "channel_id":
@@ -481,29 +497,15 @@ func (fd *fastDecoder) message(p **discordgo.Message) error {
 		case "guild_id":
 			return fd.str(&m.GuildID)
 		case "flags":
-			n, ok, err := fd.integer(64, true)
-			if ok {
-				m.Flags = discordgo.MessageFlags(n)
-			}
-			return err
+			return intAs(fd, &m.Flags)
 		}
 		return errDecline
 	})
-	if err != nil {
-		return err
-	}
-	if null {
-		*p = nil
-	} else {
-		*p = m
-	}
-	return nil
 }
 
 func (fd *fastDecoder) memberPtr(p **discordgo.Member) error {
-	m := new(discordgo.Member)
-	null, err := fd.object(memberNames, true, func(k int) error {
-		switch memberNames[k] {
+	return objectPtr(fd, p, memberNames, func(m *discordgo.Member, name string) error {
+		switch name {
 		case "guild_id":
 			return fd.str(&m.GuildID)
 		case "joined_at":
@@ -525,10 +527,7 @@ func (fd *fastDecoder) memberPtr(p **discordgo.Member) error {
 		case "premium_since":
 			return fd.timePtr(&m.PremiumSince)
 		case "flags":
-			var n int
-			err := fd.intField(&n, 64)
-			m.Flags = discordgo.MemberFlags(n)
-			return err
+			return intAs(fd, &m.Flags)
 		case "pending":
 			return fd.boolean(&m.Pending)
 		case "permissions":
@@ -538,21 +537,11 @@ func (fd *fastDecoder) memberPtr(p **discordgo.Member) error {
 		}
 		return errDecline
 	})
-	if err != nil {
-		return err
-	}
-	if null {
-		*p = nil
-	} else {
-		*p = m
-	}
-	return nil
 }
 
 func (fd *fastDecoder) userPtr(p **discordgo.User) error {
-	u := new(discordgo.User)
-	null, err := fd.object(userNames, true, func(k int) error {
-		switch userNames[k] {
+	return objectPtr(fd, p, userNames, func(u *discordgo.User, name string) error {
+		switch name {
 		case "id":
 			return fd.str(&u.ID)
 		case "email":
@@ -576,33 +565,18 @@ func (fd *fastDecoder) userPtr(p **discordgo.User) error {
 		case "banner":
 			return fd.str(&u.Banner)
 		case "accent_color":
-			return fd.intField(&u.AccentColor, 64)
+			return intAs(fd, &u.AccentColor)
 		case "bot":
 			return fd.boolean(&u.Bot)
 		case "public_flags":
-			var n int
-			err := fd.intField(&n, 64)
-			u.PublicFlags = discordgo.UserFlags(n)
-			return err
+			return intAs(fd, &u.PublicFlags)
 		case "premium_type":
-			var n int
-			err := fd.intField(&n, 64)
-			u.PremiumType = discordgo.UserPremiumType(n)
-			return err
+			return intAs(fd, &u.PremiumType)
 		case "system":
 			return fd.boolean(&u.System)
 		case "flags":
-			return fd.intField(&u.Flags, 64)
+			return intAs(fd, &u.Flags)
 		}
 		return errDecline
 	})
-	if err != nil {
-		return err
-	}
-	if null {
-		*p = nil
-	} else {
-		*p = u
-	}
-	return nil
 }
