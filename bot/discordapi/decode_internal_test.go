@@ -91,6 +91,8 @@ func decodeVariants() []variant {
 	change("a key in another case", panel, `"token":"tok"`, `"TOKEN":"tok"`, false)
 	change("a member key in another case", panel, `"nick":"Bobby"`, `"Nick":"Bobby"`, false)
 	change("a key twice", panel, `"token":"tok"`, `"token":"tok","token":"tak"`, false)
+	// encoding/json merges the second member into the first.
+	change("a member twice", panel, `"member":{"user"`, `"member":{"nick":"Other","pending":true},"member":{"user"`, false)
 	change("an escaped key", panel, `"token":"tok"`, `"\u0074oken":"tok"`, false)
 	change("a fraction", panel, `"type":3,`, `"type":3.0,`, false)
 	change("an exponent", panel, `"version":1`, `"version":1e0`, false)

@@ -29,8 +29,12 @@ import (
 func decodeFast(raw []byte) (i *discordgo.Interaction, ok bool) {
 	fd := getDecoder(raw)
 	defer fd.put()
-	i = new(discordgo.Interaction)
-	if fd.interaction(i, raw) != nil || !fd.end() {
+	var w withData
+	if _, err := readObject(fd, &w, interactionFields, false); err != nil || !fd.end() {
+		return nil, false
+	}
+	i = &w.Interaction
+	if w.typedData(fd) != nil {
 		return nil, false
 	}
 	return i, true
@@ -41,12 +45,13 @@ var errDecline = errors.New("discordapi: left to encoding/json")
 
 type fastDecoder struct {
 	d     *jsontext.Decoder
+	raw   []byte       // what d reads
 	empty bytes.Buffer // what a pooled decoder reads: it keeps no input alive
 }
 
 var fastDecoders = sync.Pool{New: func() any {
 	fd := new(fastDecoder)
-	// Names are checked for repeats where they are read (object); jsontext's own
+	// Names are checked for repeats where they are read (readObject); jsontext's own
 	// check, of every object the message holds too, was a fifth of the decoding.
 	fd.d = jsontext.NewDecoder(&fd.empty, jsontext.AllowDuplicateNames(true))
 	return fd
@@ -56,11 +61,13 @@ var fastDecoders = sync.Pool{New: func() any {
 // where they are, without copying them.
 func getDecoder(raw []byte) *fastDecoder {
 	fd := fastDecoders.Get().(*fastDecoder)
+	fd.raw = raw
 	fd.d.Reset(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
 	return fd
 }
 
 func (fd *fastDecoder) put() {
+	fd.raw = nil
 	fd.d.Reset(&fd.empty, jsontext.AllowDuplicateNames(true))
 	fastDecoders.Put(fd)
 }
@@ -72,26 +79,16 @@ func (fd *fastDecoder) end() bool {
 	return err == io.EOF
 }
 
-// The JSON names of the structs read here, in the order of the bits that mark them
-// seen. A name that equals one of them only case-insensitively is declined.
-var (
-	interactionNames = []string{"id", "application_id", "type", "data", "guild_id", "channel_id", "message",
-		"app_permissions", "member", "user", "locale", "guild_locale", "context", "authorizing_integration_owners",
-		"token", "version", "entitlements"}
-	memberNames = []string{"guild_id", "joined_at", "nick", "deaf", "mute", "avatar", "banner", "user", "roles",
-		"premium_since", "flags", "pending", "permissions", "communication_disabled_until"}
-	userNames = []string{"id", "email", "username", "avatar", "locale", "discriminator", "global_name", "token",
-		"verified", "mfa_enabled", "banner", "accent_color", "bot", "public_flags", "premium_type", "system", "flags"}
-	componentNames = []string{"custom_id", "component_type", "resolved", "values"}
-	// The Message struct's names: the lean message keeps four, but a key matching any of
-	// them in another case could still land in one of the four.
-	leanMessageNames = []string{"id", "channel_id", "guild_id", "flags"}
-)
+// field is one JSON name of a struct T and how its value is read into a T. A struct's
+// fields are all the names readObject knows in it: a name that equals one of them only
+// case-insensitively is declined, any other is skipped.
+type field[T any] struct {
+	name string
+	read func(fd *fastDecoder, v *T) error
+}
 
-// object reads an object (or null, when nullOK: then f is never called), calling f for
-// each key of names with its index (the key still to be read by f) and skipping the
-// others.
-func (fd *fastDecoder) object(names []string, nullOK bool, f func(k int) error) (null bool, err error) {
+// readObject reads an object into v (or null, when nullOK: then v is left alone).
+func readObject[T any](fd *fastDecoder, v *T, fields []field[T], nullOK bool) (null bool, err error) {
 	switch fd.d.PeekKind() {
 	case 'n':
 		if !nullOK {
@@ -106,7 +103,7 @@ func (fd *fastDecoder) object(names []string, nullOK bool, f func(k int) error) 
 	if _, err := fd.d.ReadToken(); err != nil {
 		return false, err
 	}
-	var seen uint64
+	var seen uint64 // fields read, by index: a repeated name is declined
 	for fd.d.PeekKind() != '}' {
 		kv, err := fd.d.ReadValue()
 		if err != nil {
@@ -117,7 +114,8 @@ func (fd *fastDecoder) object(names []string, nullOK bool, f func(k int) error) 
 		}
 		key := kv[1 : len(kv)-1]
 		k := -1
-		for j, n := range names {
+		for j := range fields {
+			n := fields[j].name
 			if string(key) == n {
 				k = j
 				break
@@ -136,7 +134,7 @@ func (fd *fastDecoder) object(names []string, nullOK bool, f func(k int) error) 
 			return false, errDecline
 		}
 		seen |= 1 << k
-		if err := f(k); err != nil {
+		if err := fields[k].read(fd, v); err != nil {
 			return false, err
 		}
 	}
@@ -144,69 +142,86 @@ func (fd *fastDecoder) object(names []string, nullOK bool, f func(k int) error) 
 	return false, err
 }
 
-// value reads the next value whole.
-func (fd *fastDecoder) value() (jsontext.Value, error) { return fd.d.ReadValue() }
-
-// str reads a string; null leaves s as it is, as encoding/json does.
-func (fd *fastDecoder) str(s *string) error {
-	v, err := fd.d.ReadValue()
+// objectPtr reads an object into a new T, or null into nil.
+func objectPtr[T any](fd *fastDecoder, p **T, fields []field[T]) error {
+	v := new(T)
+	null, err := readObject(fd, v, fields, true)
 	if err != nil {
 		return err
 	}
-	return setString(v, s)
+	if null {
+		*p = nil
+	} else {
+		*p = v
+	}
+	return nil
 }
 
-func setString(v jsontext.Value, s *string) error {
-	switch v.Kind() {
-	case 'n':
-		return nil
-	case '"':
-	default:
-		return errDecline
+// str reads a string of any string type; null leaves it as it is, as encoding/json
+// does.
+func str[T ~string](fd *fastDecoder, s *T) error {
+	v, err := fd.scalar("\"")
+	if v == nil {
+		return err
 	}
 	if bytes.IndexByte(v, '\\') < 0 {
-		*s = string(v[1 : len(v)-1])
+		*s = T(v[1 : len(v)-1])
 		return nil
 	}
 	b, err := jsontext.AppendUnquote(nil, v)
 	if err != nil {
 		return errDecline
 	}
-	*s = string(b)
+	*s = T(b)
+	return nil
+}
+
+// scalar reads the next value, which must be null or of one of kinds (jsontext's
+// Kind bytes: '"', '0', 't', 'f'). It returns the value, or nil for null and for an
+// error (an unexpected kind is errDecline).
+func (fd *fastDecoder) scalar(kinds string) (jsontext.Value, error) {
+	v, err := fd.d.ReadValue()
+	switch {
+	case err != nil:
+		return nil, err
+	case v.Kind() == 'n':
+		return nil, nil
+	case strings.IndexByte(kinds, byte(v.Kind())) < 0:
+		return nil, errDecline
+	}
+	return v, nil
+}
+
+// orNil reads a value into a new T with read, or null into nil.
+func orNil[T any](fd *fastDecoder, p **T, read func(*T) error) error {
+	if fd.d.PeekKind() == 'n' {
+		*p = nil
+		_, err := fd.d.ReadValue()
+		return err
+	}
+	v := new(T)
+	if err := read(v); err != nil {
+		return err
+	}
+	*p = v
 	return nil
 }
 
 // boolean reads true or false; null leaves b as it is.
 func (fd *fastDecoder) boolean(b *bool) error {
-	v, err := fd.d.ReadValue()
-	if err != nil {
-		return err
+	v, err := fd.scalar("tf")
+	if v != nil {
+		*b = v.Kind() == 't'
 	}
-	switch v.Kind() {
-	case 't':
-		*b = true
-	case 'f':
-		*b = false
-	case 'n':
-	default:
-		return errDecline
-	}
-	return nil
+	return err
 }
 
 // integer reads a number that is a plain integer of bits bits, signed or not; null
 // leaves n as it is (ok false).
 func (fd *fastDecoder) integer(bits int, signed bool) (n int64, ok bool, err error) {
-	v, err := fd.d.ReadValue()
-	if err != nil {
+	v, err := fd.scalar("0")
+	if v == nil {
 		return 0, false, err
-	}
-	switch v.Kind() {
-	case 'n':
-		return 0, false, nil
-	case '0':
-	default:
-		return 0, false, errDecline
 	}
 	if signed {
 		n, err = strconv.ParseInt(string(v), 10, bits)
@@ -233,34 +248,21 @@ func intAs[T ~int](fd *fastDecoder, p *T) error {
 	return err
 }
 
-// objectPtr reads an object into a new T, field by field (fields gets each
-// known name with the value still to read), or null into nil.
-func objectPtr[T any](fd *fastDecoder, p **T, names []string, fields func(v *T, name string) error) error {
-	v := new(T)
-	null, err := fd.object(names, true, func(k int) error { return fields(v, names[k]) })
-	if err != nil {
-		return err
+// uintAs reads an unsigned integer of bits bits into any unsigned type that holds them;
+// null leaves it.
+func uintAs[T ~uint8 | ~uint](fd *fastDecoder, p *T, bits int) error {
+	n, ok, err := fd.integer(bits, false)
+	if ok {
+		*p = T(n)
 	}
-	if null {
-		*p = nil
-	} else {
-		*p = v
-	}
-	return nil
+	return err
 }
 
 // quotedInt reads an int64 written as a string (`json:",string"`); null leaves it.
 func (fd *fastDecoder) quotedInt(p *int64) error {
-	v, err := fd.d.ReadValue()
-	if err != nil {
+	v, err := fd.scalar("\"")
+	if v == nil {
 		return err
-	}
-	switch v.Kind() {
-	case 'n':
-		return nil
-	case '"':
-	default:
-		return errDecline
 	}
 	digits := v[1 : len(v)-1]
 	if !isJSONInt(digits) {
@@ -290,32 +292,15 @@ func isJSONInt(b []byte) bool {
 	return true
 }
 
-// timeField reads a time as time.Time's UnmarshalJSON does; into a pointer, null is nil.
+// timeField reads a time as time.Time's UnmarshalJSON does (null leaves it).
 func (fd *fastDecoder) timeField(t *time.Time) error {
-	v, err := fd.d.ReadValue()
-	if err != nil {
+	v, err := fd.scalar("\"")
+	if v == nil {
 		return err
-	}
-	if v.Kind() != '"' && v.Kind() != 'n' {
-		return errDecline
 	}
 	if t.UnmarshalJSON(v) != nil {
 		return errDecline
 	}
-	return nil
-}
-
-func (fd *fastDecoder) timePtr(p **time.Time) error {
-	if fd.d.PeekKind() == 'n' {
-		*p = nil
-		_, err := fd.d.ReadValue()
-		return err
-	}
-	t := new(time.Time)
-	if err := fd.timeField(t); err != nil {
-		return err
-	}
-	*p = t
 	return nil
 }
 
@@ -339,7 +324,7 @@ func (fd *fastDecoder) stringList(p *[]string) error {
 		if fd.d.PeekKind() != '"' {
 			return errDecline // encoding/json leaves a null element "", but never mind
 		}
-		if err := fd.str(&s); err != nil {
+		if err := str(fd, &s); err != nil {
 			return err
 		}
 		out = append(out, s)
@@ -364,219 +349,141 @@ func (fd *fastDecoder) other(v any) error {
 	return nil
 }
 
-func (fd *fastDecoder) interaction(i *discordgo.Interaction, raw []byte) error {
-	var data jsontext.Value // decoded once the type is known
-	var hasData bool
-	_, err := fd.object(interactionNames, false, func(k int) error {
-		switch interactionNames[k] {
-		case "id":
-			return fd.str(&i.ID)
-		case "application_id":
-			return fd.str(&i.AppID)
-		case "type":
-			n, ok, err := fd.integer(8, false)
-			if ok {
-				i.Type = discordgo.InteractionType(n)
-			}
-			return err
-		case "data":
-			v, err := fd.value()
+// withData is an interaction with its data still raw: Data's type depends on the
+// interaction's type, which may come after it.
+type withData struct {
+	discordgo.Interaction
+	data jsontext.Value // nil: none
+}
+
+// typedData decodes w.data by the interaction's type, as discordgo does.
+func (w *withData) typedData(fd *fastDecoder) error {
+	switch w.Type {
+	case discordgo.InteractionMessageComponent:
+		if w.data.Kind() != '{' {
+			return errDecline
+		}
+		fd2 := getDecoder(w.data)
+		defer fd2.put()
+		var v discordgo.MessageComponentInteractionData
+		if _, err := readObject(fd2, &v, componentFields, false); err != nil || !fd2.end() {
+			return errDecline
+		}
+		w.Data = v
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		return dataAs[discordgo.ApplicationCommandInteractionData](w)
+	case discordgo.InteractionModalSubmit:
+		return dataAs[discordgo.ModalSubmitInteractionData](w)
+	}
+	return nil
+}
+
+// dataAs decodes w.data as a T with encoding/json.
+func dataAs[T discordgo.InteractionData](w *withData) error {
+	var v T
+	if w.data == nil || json.Unmarshal(w.data, &v) != nil {
+		return errDecline
+	}
+	w.Data = v
+	return nil
+}
+
+type (
+	interactionField = field[withData]
+	memberField      = field[discordgo.Member]
+	userField        = field[discordgo.User]
+	componentField   = field[discordgo.MessageComponentInteractionData]
+	messageField     = field[discordgo.Message]
+)
+
+// The fields read of each struct: all of discordgo's but the message's, of which
+// DecodeInteraction keeps four. A key matching another of the message's names in
+// another case could only land in one of these four, so the four are enough to decline
+// it.
+var (
+	interactionFields = []interactionField{
+		{"id", func(fd *fastDecoder, i *withData) error { return str(fd, &i.ID) }},
+		{"application_id", func(fd *fastDecoder, i *withData) error { return str(fd, &i.AppID) }},
+		{"type", func(fd *fastDecoder, i *withData) error { return uintAs(fd, &i.Type, 8) }},
+		{"data", func(fd *fastDecoder, i *withData) error {
+			v, err := fd.d.ReadValue()
 			if err != nil {
 				return err
 			}
 			// The value's bytes are the decoder's until its next read: these are raw's.
 			end := int(fd.d.InputOffset())
-			data, hasData = jsontext.Value(raw[end-len(v):end]), true
+			i.data = jsontext.Value(fd.raw[end-len(v) : end])
 			return nil
-		case "guild_id":
-			return fd.str(&i.GuildID)
-		case "channel_id":
-			return fd.str(&i.ChannelID)
-		case "message":
-			return fd.message(&i.Message)
-		case "app_permissions":
-			return fd.quotedInt(&i.AppPermissions)
-		case "member":
-			return fd.memberPtr(&i.Member)
-		case "user":
-			return fd.userPtr(&i.User)
-		case "locale":
-			var s string
-			err := fd.str(&s)
-			i.Locale = discordgo.Locale(s)
-			return err
-		case "guild_locale":
-			if fd.d.PeekKind() == 'n' {
-				_, err := fd.value()
-				return err
-			}
-			var s string
-			if err := fd.str(&s); err != nil {
-				return err
-			}
-			l := discordgo.Locale(s)
-			i.GuildLocale = &l
-			return nil
-		case "context":
-			n, ok, err := fd.integer(64, false)
-			if ok {
-				i.Context = discordgo.InteractionContextType(n)
-			}
-			return err
-		case "authorizing_integration_owners":
-			return fd.other(&i.AuthorizingIntegrationOwners)
-		case "token":
-			return fd.str(&i.Token)
-		case "version":
-			return intAs(fd, &i.Version)
-		case "entitlements":
-			return fd.other(&i.Entitlements)
-		}
-		return errDecline
-	})
-	if err != nil {
-		return err
+		}},
+		{"guild_id", func(fd *fastDecoder, i *withData) error { return str(fd, &i.GuildID) }},
+		{"channel_id", func(fd *fastDecoder, i *withData) error { return str(fd, &i.ChannelID) }},
+		{"message", func(fd *fastDecoder, i *withData) error { return objectPtr(fd, &i.Message, messageFields) }},
+		{"app_permissions", func(fd *fastDecoder, i *withData) error { return fd.quotedInt(&i.AppPermissions) }},
+		{"member", func(fd *fastDecoder, i *withData) error { return objectPtr(fd, &i.Member, memberFields) }},
+		{"user", func(fd *fastDecoder, i *withData) error { return objectPtr(fd, &i.User, userFields) }},
+		{"locale", func(fd *fastDecoder, i *withData) error { return str(fd, &i.Locale) }},
+		{"guild_locale", func(fd *fastDecoder, i *withData) error {
+			return orNil(fd, &i.GuildLocale, func(l *discordgo.Locale) error { return str(fd, l) })
+		}},
+		{"context", func(fd *fastDecoder, i *withData) error { return uintAs(fd, &i.Context, 64) }},
+		{"authorizing_integration_owners", func(fd *fastDecoder, i *withData) error { return fd.other(&i.AuthorizingIntegrationOwners) }},
+		{"token", func(fd *fastDecoder, i *withData) error { return str(fd, &i.Token) }},
+		{"version", func(fd *fastDecoder, i *withData) error { return intAs(fd, &i.Version) }},
+		{"entitlements", func(fd *fastDecoder, i *withData) error { return fd.other(&i.Entitlements) }},
 	}
-	switch i.Type {
-	case discordgo.InteractionMessageComponent:
-		if !hasData || data.Kind() != '{' {
-			return errDecline
-		}
-		fd2 := getDecoder(data)
-		defer fd2.put()
-		var v discordgo.MessageComponentInteractionData
-		if err := fd2.component(&v); err != nil || !fd2.end() {
-			return errDecline
-		}
-		i.Data = v
-	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
-		var v discordgo.ApplicationCommandInteractionData
-		if !hasData || json.Unmarshal(data, &v) != nil {
-			return errDecline
-		}
-		i.Data = v
-	case discordgo.InteractionModalSubmit:
-		var v discordgo.ModalSubmitInteractionData
-		if !hasData || json.Unmarshal(data, &v) != nil {
-			return errDecline
-		}
-		i.Data = v
+	messageFields = []messageField{
+		{"id", func(fd *fastDecoder, m *discordgo.Message) error { return str(fd, &m.ID) }},
+		{"channel_id", func(fd *fastDecoder, m *discordgo.Message) error { return str(fd, &m.ChannelID) }},
+		{"guild_id", func(fd *fastDecoder, m *discordgo.Message) error { return str(fd, &m.GuildID) }},
+		{"flags", func(fd *fastDecoder, m *discordgo.Message) error { return intAs(fd, &m.Flags) }},
 	}
-	return nil
-}
-
-func (fd *fastDecoder) component(v *discordgo.MessageComponentInteractionData) error {
-	_, err := fd.object(componentNames, false, func(k int) error {
-		switch componentNames[k] {
-		case "custom_id":
-			return fd.str(&v.CustomID)
-		case "component_type":
-			n, ok, err := fd.integer(64, false)
-			if ok {
-				v.ComponentType = discordgo.ComponentType(n)
-			}
-			return err
-		case "resolved":
+	memberFields = []memberField{
+		{"guild_id", func(fd *fastDecoder, m *discordgo.Member) error { return str(fd, &m.GuildID) }},
+		{"joined_at", func(fd *fastDecoder, m *discordgo.Member) error { return fd.timeField(&m.JoinedAt) }},
+		{"nick", func(fd *fastDecoder, m *discordgo.Member) error { return str(fd, &m.Nick) }},
+		{"deaf", func(fd *fastDecoder, m *discordgo.Member) error { return fd.boolean(&m.Deaf) }},
+		{"mute", func(fd *fastDecoder, m *discordgo.Member) error { return fd.boolean(&m.Mute) }},
+		{"avatar", func(fd *fastDecoder, m *discordgo.Member) error { return str(fd, &m.Avatar) }},
+		{"banner", func(fd *fastDecoder, m *discordgo.Member) error { return str(fd, &m.Banner) }},
+		{"user", func(fd *fastDecoder, m *discordgo.Member) error { return objectPtr(fd, &m.User, userFields) }},
+		{"roles", func(fd *fastDecoder, m *discordgo.Member) error { return fd.stringList(&m.Roles) }},
+		{"premium_since", func(fd *fastDecoder, m *discordgo.Member) error { return orNil(fd, &m.PremiumSince, fd.timeField) }},
+		{"flags", func(fd *fastDecoder, m *discordgo.Member) error { return intAs(fd, &m.Flags) }},
+		{"pending", func(fd *fastDecoder, m *discordgo.Member) error { return fd.boolean(&m.Pending) }},
+		{"permissions", func(fd *fastDecoder, m *discordgo.Member) error { return fd.quotedInt(&m.Permissions) }},
+		{"communication_disabled_until", func(fd *fastDecoder, m *discordgo.Member) error {
+			return orNil(fd, &m.CommunicationDisabledUntil, fd.timeField)
+		}},
+	}
+	userFields = []userField{
+		{"id", func(fd *fastDecoder, u *discordgo.User) error { return str(fd, &u.ID) }},
+		{"email", func(fd *fastDecoder, u *discordgo.User) error { return str(fd, &u.Email) }},
+		{"username", func(fd *fastDecoder, u *discordgo.User) error { return str(fd, &u.Username) }},
+		{"avatar", func(fd *fastDecoder, u *discordgo.User) error { return str(fd, &u.Avatar) }},
+		{"locale", func(fd *fastDecoder, u *discordgo.User) error { return str(fd, &u.Locale) }},
+		{"discriminator", func(fd *fastDecoder, u *discordgo.User) error { return str(fd, &u.Discriminator) }},
+		{"global_name", func(fd *fastDecoder, u *discordgo.User) error { return str(fd, &u.GlobalName) }},
+		{"token", func(fd *fastDecoder, u *discordgo.User) error { return str(fd, &u.Token) }},
+		{"verified", func(fd *fastDecoder, u *discordgo.User) error { return fd.boolean(&u.Verified) }},
+		{"mfa_enabled", func(fd *fastDecoder, u *discordgo.User) error { return fd.boolean(&u.MFAEnabled) }},
+		{"banner", func(fd *fastDecoder, u *discordgo.User) error { return str(fd, &u.Banner) }},
+		{"accent_color", func(fd *fastDecoder, u *discordgo.User) error { return intAs(fd, &u.AccentColor) }},
+		{"bot", func(fd *fastDecoder, u *discordgo.User) error { return fd.boolean(&u.Bot) }},
+		{"public_flags", func(fd *fastDecoder, u *discordgo.User) error { return intAs(fd, &u.PublicFlags) }},
+		{"premium_type", func(fd *fastDecoder, u *discordgo.User) error { return intAs(fd, &u.PremiumType) }},
+		{"system", func(fd *fastDecoder, u *discordgo.User) error { return fd.boolean(&u.System) }},
+		{"flags", func(fd *fastDecoder, u *discordgo.User) error { return intAs(fd, &u.Flags) }},
+	}
+	componentFields = []componentField{
+		{"custom_id", func(fd *fastDecoder, v *discordgo.MessageComponentInteractionData) error { return str(fd, &v.CustomID) }},
+		{"component_type", func(fd *fastDecoder, v *discordgo.MessageComponentInteractionData) error {
+			return uintAs(fd, &v.ComponentType, 64)
+		}},
+		{"resolved", func(fd *fastDecoder, v *discordgo.MessageComponentInteractionData) error {
 			return fd.other(&v.Resolved)
-		case "values":
+		}},
+		{"values", func(fd *fastDecoder, v *discordgo.MessageComponentInteractionData) error {
 			return fd.stringList(&v.Values)
-		}
-		return errDecline
-	})
-	return err
-}
-
-// message keeps what DecodeInteraction keeps of the message a component was on.
-func (fd *fastDecoder) message(p **discordgo.Message) error {
-	return objectPtr(fd, p, leanMessageNames, func(m *discordgo.Message, name string) error {
-		switch name {
-		case "id":
-			return fd.str(&m.ID)
-		case "channel_id":
-			return fd.str(&m.ChannelID)
-		case "guild_id":
-			return fd.str(&m.GuildID)
-		case "flags":
-			return intAs(fd, &m.Flags)
-		}
-		return errDecline
-	})
-}
-
-func (fd *fastDecoder) memberPtr(p **discordgo.Member) error {
-	return objectPtr(fd, p, memberNames, func(m *discordgo.Member, name string) error {
-		switch name {
-		case "guild_id":
-			return fd.str(&m.GuildID)
-		case "joined_at":
-			return fd.timeField(&m.JoinedAt)
-		case "nick":
-			return fd.str(&m.Nick)
-		case "deaf":
-			return fd.boolean(&m.Deaf)
-		case "mute":
-			return fd.boolean(&m.Mute)
-		case "avatar":
-			return fd.str(&m.Avatar)
-		case "banner":
-			return fd.str(&m.Banner)
-		case "user":
-			return fd.userPtr(&m.User)
-		case "roles":
-			return fd.stringList(&m.Roles)
-		case "premium_since":
-			return fd.timePtr(&m.PremiumSince)
-		case "flags":
-			return intAs(fd, &m.Flags)
-		case "pending":
-			return fd.boolean(&m.Pending)
-		case "permissions":
-			return fd.quotedInt(&m.Permissions)
-		case "communication_disabled_until":
-			return fd.timePtr(&m.CommunicationDisabledUntil)
-		}
-		return errDecline
-	})
-}
-
-func (fd *fastDecoder) userPtr(p **discordgo.User) error {
-	return objectPtr(fd, p, userNames, func(u *discordgo.User, name string) error {
-		switch name {
-		case "id":
-			return fd.str(&u.ID)
-		case "email":
-			return fd.str(&u.Email)
-		case "username":
-			return fd.str(&u.Username)
-		case "avatar":
-			return fd.str(&u.Avatar)
-		case "locale":
-			return fd.str(&u.Locale)
-		case "discriminator":
-			return fd.str(&u.Discriminator)
-		case "global_name":
-			return fd.str(&u.GlobalName)
-		case "token":
-			return fd.str(&u.Token)
-		case "verified":
-			return fd.boolean(&u.Verified)
-		case "mfa_enabled":
-			return fd.boolean(&u.MFAEnabled)
-		case "banner":
-			return fd.str(&u.Banner)
-		case "accent_color":
-			return intAs(fd, &u.AccentColor)
-		case "bot":
-			return fd.boolean(&u.Bot)
-		case "public_flags":
-			return intAs(fd, &u.PublicFlags)
-		case "premium_type":
-			return intAs(fd, &u.PremiumType)
-		case "system":
-			return fd.boolean(&u.System)
-		case "flags":
-			return intAs(fd, &u.Flags)
-		}
-		return errDecline
-	})
-}
+		}},
+	}
+)
