@@ -2,8 +2,10 @@ package discordtest
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Permission bits the fake enforces on the bot's channel routes (Discord's values).
@@ -128,6 +130,28 @@ type errInjection struct {
 	method, prefix string
 	left           int
 	err            *apiError
+	every          bool          // FailEvery: left is not counted down, the injection stays until stopped
+	failed         *atomic.Int64 // FailEvery: how many requests it answered
+}
+
+// FailEvery makes every request whose path starts with routePrefix answer status with
+// Discord's error code and message, without being served, until stop is called: a
+// Discord that loses every edit of a message for a while, however many the bot sends
+// and in whatever order. failed counts the requests it answered. Injected errors are
+// not recorded as failures of the bot.
+func (s *Server) FailEvery(routePrefix string, status, code int, message string) (failed func() int, stop func()) {
+	method, prefix := splitRoutePrefix(routePrefix)
+	inj := &errInjection{method: method, prefix: prefix, left: 1, every: true, failed: new(atomic.Int64),
+		err: &apiError{Status: status, Code: code, Message: message}}
+	s.mu.Lock()
+	s.failNext = append(s.failNext, inj)
+	s.mu.Unlock()
+	stop = func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.failNext = slices.DeleteFunc(s.failNext, func(f *errInjection) bool { return f == inj })
+	}
+	return func() int { return int(inj.failed.Load()) }, stop
 }
 
 func splitRoutePrefix(routePrefix string) (string, string) {
@@ -152,8 +176,9 @@ func (s *Server) takeHoldLocked(method, path string) *Hold {
 func (s *Server) takeFailLocked(method, path string) *apiError {
 	for i, f := range s.failNext {
 		if f.left > 0 && (f.method == "" || f.method == method) && strings.HasPrefix(path, f.prefix) {
-			f.left--
-			if f.left == 0 {
+			if f.every {
+				f.failed.Add(1)
+			} else if f.left--; f.left == 0 {
 				s.failNext = append(s.failNext[:i:i], s.failNext[i+1:]...)
 			}
 			e := *f.err

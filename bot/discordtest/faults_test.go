@@ -157,6 +157,29 @@ func TestHoldAndFailNext(t *testing.T) {
 	assert.Empty(t, srv.Failures(), "injected errors are not the bot's failures")
 }
 
+// FailEvery fails every matching request, however many come, until stopped, and counts
+// them; other routes are served as usual.
+func TestFailEvery(t *testing.T) {
+	srv := discordtest.New(t)
+	populate(srv)
+	s := newSession(t, srv)
+	failed, stop := srv.FailEvery("POST /channels/"+channelID+"/messages", http.StatusInternalServerError, 0, "500: Internal Server Error")
+	for range 3 {
+		_, err := s.ChannelMessageSendComplex(channelID, buttonMessage())
+		status, _ := restCode(t, err)
+		assert.Equal(t, http.StatusInternalServerError, status)
+	}
+	assert.Equal(t, 3, failed())
+	assert.Empty(t, srv.Messages(channelID), "a failed request stores nothing")
+	_, err := s.ChannelMessages(channelID, 10, "", "", "")
+	require.NoError(t, err, "another route is served")
+	stop()
+	_, err = s.ChannelMessageSendComplex(channelID, buttonMessage())
+	require.NoError(t, err, "stopped: requests are served again")
+	assert.Equal(t, 3, failed(), "nor counted")
+	assert.Empty(t, srv.Failures(), "injected errors are not the bot's failures")
+}
+
 // SetGlobalRateLimit counts every route of the token but interaction callbacks and
 // webhooks; a request past it is a global 429 and a failure: the bot did not pace
 // itself. discordgo waits it out and retries.
