@@ -27,6 +27,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Seats, "seats", 4, "members seated at each table, the banker included")
 	fs.Float64Var(&cfg.Rate, "rate", 200, "interactions sent per second")
 	fs.BoolVar(&cfg.Poisson, "poisson", false, "Poisson arrivals instead of evenly spaced ones")
+	fs.BoolVar(&cfg.Pin, "pin", false, "run the bot on CPU 0 alone and this process on the other CPUs (taskset), as a bot on an otherwise idle machine")
 	fs.BoolVar(&cfg.HTTP, "http", false, "send the interactions to the bot's HTTP interactions endpoint instead of over the gateway")
 	fs.DurationVar(&cfg.Warmup, "warmup", 0, "load before the measured window (0: about one round at every table; negative: none)")
 	fs.DurationVar(&cfg.Duration, "duration", load.DefaultDuration, "the measured window")

@@ -58,10 +58,17 @@ func botEnv(apiURL, token, db, logLevel string, extra []string) []string {
 }
 
 // startBot runs `bin` (serve is the default) in dir, so that no config.yaml of the
-// caller's working directory is read.
-func startBot(bin, dir string, env []string) (*botProcess, error) {
+// caller's working directory is read; pinned, on a processor of its own (pin.go).
+func startBot(bin, dir string, env []string, pin bool) (*botProcess, error) {
 	p := &botProcess{bin: bin, dir: dir, env: env, logs: &logSink{}, done: make(chan struct{})}
 	p.cmd = exec.Command(bin)
+	if pin {
+		cmd, err := pinnedCommand(bin)
+		if err != nil {
+			return nil, err
+		}
+		p.cmd = cmd
+	}
 	p.cmd.Dir, p.cmd.Env = dir, env
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	// If this process dies without stopping the bot, the kernel stops it.

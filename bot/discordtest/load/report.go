@@ -26,6 +26,8 @@ type Report struct {
 	Warmup       float64 `json:"warmup_seconds"`
 	Window       float64 `json:"window_seconds"` // first arrival to the last answer's CPU reading
 	CPUs         int     `json:"cpus"`
+	// Pinned says how the processors were shared out (Config.Pin); "": not at all.
+	Pinned string `json:"pinned,omitempty"`
 
 	Sent     int            `json:"sent"`     // interactions sent in the window
 	Answered int            `json:"answered"` // of them, answered by the bot
@@ -199,6 +201,9 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "pontoon load: %d tables in %d servers, %d seated each; %s arrivals at %g/s over %s; %.1fs measured after %.1fs warmup; %d CPUs\n",
 		r.Tables, r.Guilds, r.Seats, r.Arrivals, r.Rate, r.Interactions, r.Window, r.Warmup, r.CPUs)
 	fmt.Fprintf(w, "  run:        %s\n", verdict)
+	if r.Pinned != "" {
+		fmt.Fprintf(w, "  pinned:     %s\n", r.Pinned)
+	}
 	fmt.Fprintf(w, "  sent:       %d (deal %d, look %d, act %d answered); %.1f answered/s; %d arrivals found nothing ready\n",
 		r.Sent, r.Mix["deal"], r.Mix["look"], r.Mix["act"], r.Achieved, r.Missed)
 	fmt.Fprintf(w, "  answered:   %d, refused %d, unanswered %d; rounds dealt %d, settled %d; stuck tables %d\n",

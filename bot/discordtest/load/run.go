@@ -77,7 +77,10 @@ type Config struct {
 	// (discord.interactions_listen, signed as Discord signs them) instead of sending
 	// it over the gateway; the bot then answers in the HTTP response and opens no
 	// gateway. On the run's SQLite the bot is one process that owns its tables.
-	HTTP     bool
+	HTTP bool
+	// Pin runs the bot on a processor of its own (CPU 0) and this process on the
+	// others, as a bot on a machine that is otherwise idle (pin.go).
+	Pin      bool
 	BotEnv   []string  // more environment for the bot, e.g. PONTOON_GAME_TURN_TIMER=2m
 	Progress io.Writer // progress lines while it runs; nil: none
 }
@@ -195,7 +198,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		env = append(env[:len(env):len(env)], "PONTOON_DISCORD_INTERACTIONS_LISTEN="+addr,
 			"PONTOON_DISCORD_PUBLIC_KEY="+fake.PublicKey(), "PONTOON_DISCORD_APPLICATION_ID="+fake.AppID)
 	}
-	bp, err := startBot(bin, dir, botEnv(fake.URL(), token, db, cfg.LogLevel, env))
+	pinned := ""
+	if cfg.Pin {
+		// This process first, so that nothing it starts from here runs on the bot's CPU.
+		if pinned, err = pinSelf(); err != nil {
+			return nil, err
+		}
+	}
+	bp, err := startBot(bin, dir, botEnv(fake.URL(), token, db, cfg.LogLevel, env), cfg.Pin)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +238,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	progress("tables open in %v; load at %v/s: %v warmup, then %v measured", time.Since(setupStart).Round(time.Millisecond), cfg.Rate, cfg.Warmup, cfg.Duration)
 
 	rep := &Report{Bot: bin, Tables: cfg.Tables, Guilds: cfg.Guilds, Seats: cfg.Seats, Rate: cfg.Rate,
-		Arrivals: "even", Interactions: "gateway", Warmup: cfg.Warmup.Seconds(), CPUs: runtime.NumCPU(), LoadAverageBefore: loadAverage()}
+		Arrivals: "even", Interactions: "gateway", Warmup: cfg.Warmup.Seconds(), CPUs: runtime.NumCPU(), Pinned: pinned, LoadAverageBefore: loadAverage()}
 	if cfg.Poisson {
 		rep.Arrivals = "poisson"
 	}
