@@ -6,6 +6,7 @@
 //	go run ./cmd/pontoon-load -rate 200 -tables 500          # builds ./cmd/pontoon first
 //	go run ./cmd/pontoon-load -bot ./pontoon -rate 400 -json
 //	go run ./cmd/pontoon-load -perf bot.perf && perf report -i bot.perf   # where perf works
+//	go run ./cmd/pontoon-load -bot ./pontoon -rate 400 -pin     # the bot on CPU 0 alone
 //
 // The bot's CPU per interaction, its split by thread (the Go runtime's sysmon
 // apart) and its peak RSS come from /proc; the report also

@@ -23,5 +23,7 @@
 // sends, and never imports it: it measures whatever binary it is given.
 //
 // Figures depend on the machine: the fake and the members share its cores with
-// the bot, and the report says how much CPU they and everything else used.
+// the bot, and the report says how much CPU they and everything else used. With
+// Config.Pin (pin.go) they do not: the bot runs on CPU 0 alone and this process on
+// the others, as a bot on a machine that is otherwise idle.
 package load
