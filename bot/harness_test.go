@@ -162,6 +162,21 @@ func (h *harness) stop() {
 	}
 }
 
+// stopLosingTableEdits runs change, then stops the bot, with Discord losing every
+// edit of the table message from before change until the bot has stopped: whatever
+// the publisher sends meanwhile, in whatever order (an edit of an earlier state still
+// on its way too), and what it sends as it stops. It checks that an edit was sent and
+// that the message does not show lost, so that the restart after has to draw it.
+func (h *harness) stopLosingTableEdits(lost string, change func()) {
+	h.t.Helper()
+	failed, serve := h.fake.FailEvery("PATCH /channels/"+channelID+"/messages/"+h.tableMessage().ID, 500, 0, "500: Internal Server Error")
+	change()
+	h.stop() // the publisher's last edits are made, and lost, by the time it returns
+	serve()
+	require.Positive(h.t, failed(), "the table's edit was sent")
+	require.NotContains(h.t, text(h.tableMessage()), lost, "the edit was lost")
+}
+
 func sub(name string, opts ...*discordgo.ApplicationCommandInteractionDataOption) []*discordgo.ApplicationCommandInteractionDataOption {
 	return []*discordgo.ApplicationCommandInteractionDataOption{{Name: name, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}
 }

@@ -58,14 +58,8 @@ func (s *Store) Audit(ctx context.Context) (AuditReport, error) {
 		return AuditReport{}, err
 	}
 	defer tx.Rollback()
-	if s.d.name == "postgres" {
-		// The planner guesses 100 legs for each action's jsonb_array_elements in
-		// ledger_entries, so even a small ledger looks big enough for parallel workers,
-		// whose start took 80-90 ms where the whole query takes about 1 ms serially (a
-		// few hundred entries; the property test's 20,000 audits spent most of the
-		// store tests' time there). The audit is a background check: one process is
-		// plenty for it.
-		if _, err := tx.ExecContext(ctx, `SET LOCAL max_parallel_workers_per_gather = 0`); err != nil {
+	if s.d.auditSetup != "" {
+		if _, err := tx.ExecContext(ctx, s.d.auditSetup); err != nil {
 			return AuditReport{}, fmt.Errorf("store: audit: %w", err)
 		}
 	}
@@ -139,11 +133,9 @@ func auditNegatives(ctx context.Context, tx *txn, r *AuditReport) error {
 	return nil
 }
 
-// auditLedger compares every account's balance with the sum of its ledger
-// rows, in both directions: an account without rows must be empty, and rows
-// naming an account that does not exist are a problem too.
-func auditLedger(ctx context.Context, tx *txn, r *AuditReport) error {
-	rows, err := tx.QueryContext(ctx, `
+// auditLedgerSQL lists the accounts whose balance is not the sum of their ledger
+// entries, and the ledger's accounts that do not exist.
+const auditLedgerSQL = `
 		WITH flows (guild_id, account, delta) AS (
 			SELECT guild_id, to_account, amount FROM ledger_entries
 			UNION ALL
@@ -158,7 +150,13 @@ func auditLedger(ctx context.Context, tx *txn, r *AuditReport) error {
 		SELECT n.guild_id, n.account, NULL, n.net
 		FROM net n LEFT JOIN accounts a ON a.guild_id = n.guild_id AND a.account = n.account
 		WHERE a.account IS NULL
-		ORDER BY 1, 2`)
+		ORDER BY 1, 2`
+
+// auditLedger compares every account's balance with the sum of its ledger
+// rows, in both directions: an account without rows must be empty, and rows
+// naming an account that does not exist are a problem too.
+func auditLedger(ctx context.Context, tx *txn, r *AuditReport) error {
+	rows, err := tx.QueryContext(ctx, auditLedgerSQL)
 	if err != nil {
 		return fmt.Errorf("store: audit: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // Permission bits the fake enforces on the bot's channel routes (Discord's values).
@@ -128,10 +127,10 @@ func (s *Server) FailNext(routePrefix string, n, status, code int, message strin
 
 type errInjection struct {
 	method, prefix string
-	left           int
+	left           int // requests still to fail; FailEvery's never runs out
+	every          bool
+	failed         int // requests answered with err, counted for FailEvery
 	err            *apiError
-	every          bool          // FailEvery: left is not counted down, the injection stays until stopped
-	failed         *atomic.Int64 // FailEvery: how many requests it answered
 }
 
 // FailEvery makes every request whose path starts with routePrefix answer status with
@@ -141,17 +140,21 @@ type errInjection struct {
 // not recorded as failures of the bot.
 func (s *Server) FailEvery(routePrefix string, status, code int, message string) (failed func() int, stop func()) {
 	method, prefix := splitRoutePrefix(routePrefix)
-	inj := &errInjection{method: method, prefix: prefix, left: 1, every: true, failed: new(atomic.Int64),
-		err: &apiError{Status: status, Code: code, Message: message}}
+	inj := &errInjection{method: method, prefix: prefix, every: true, err: &apiError{Status: status, Code: code, Message: message}}
 	s.mu.Lock()
 	s.failNext = append(s.failNext, inj)
 	s.mu.Unlock()
+	failed = func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return inj.failed
+	}
 	stop = func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.failNext = slices.DeleteFunc(s.failNext, func(f *errInjection) bool { return f == inj })
 	}
-	return func() int { return int(inj.failed.Load()) }, stop
+	return failed, stop
 }
 
 func splitRoutePrefix(routePrefix string) (string, string) {
@@ -175,11 +178,12 @@ func (s *Server) takeHoldLocked(method, path string) *Hold {
 
 func (s *Server) takeFailLocked(method, path string) *apiError {
 	for i, f := range s.failNext {
-		if f.left > 0 && (f.method == "" || f.method == method) && strings.HasPrefix(path, f.prefix) {
-			if f.every {
-				f.failed.Add(1)
-			} else if f.left--; f.left == 0 {
-				s.failNext = append(s.failNext[:i:i], s.failNext[i+1:]...)
+		if (f.every || f.left > 0) && (f.method == "" || f.method == method) && strings.HasPrefix(path, f.prefix) {
+			f.failed++
+			if !f.every {
+				if f.left--; f.left == 0 {
+					s.failNext = append(s.failNext[:i:i], s.failNext[i+1:]...)
+				}
 			}
 			e := *f.err
 			return &e

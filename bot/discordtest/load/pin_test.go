@@ -13,17 +13,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// allowedCPUs is the Cpus_allowed_list of a /proc status file.
+// allowedCPUs is the Cpus_allowed_list of a thread's /proc status file.
 func allowedCPUs(t *testing.T, status string) string {
 	t.Helper()
 	b, err := os.ReadFile(status)
 	require.NoError(t, err)
-	for _, line := range strings.Split(string(b), "\n") {
+	return cpusAllowed(string(b))
+}
+
+// cpusAllowed is the Cpus_allowed_list line's value in a /proc status text, "" if none.
+func cpusAllowed(status string) string {
+	for _, line := range strings.Split(status, "\n") {
 		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
 			return strings.TrimSpace(v)
 		}
 	}
-	t.Fatalf("no Cpus_allowed_list in %s", status)
 	return ""
 }
 
@@ -69,42 +73,30 @@ func pinChild(t *testing.T) {
 	for _, task := range tasks {
 		assert.Equal(t, want, allowedCPUs(t, "/proc/self/task/"+task.Name()+"/status"), "thread %s", task.Name())
 	}
-	// A thread the runtime starts from here on inherits the mask: hold many locked to
-	// their threads at once, so that new ones must be made.
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	seen := map[string]string{}
+	// A thread the runtime starts from here on inherits the mask: hold many goroutines
+	// locked to their threads at once, so that new threads must be made. Each reads
+	// its own thread's status; the test checks them here.
+	const threads = 8
+	statuses := make([]string, threads)
+	var read, done sync.WaitGroup
 	release := make(chan struct{})
-	for range 8 {
-		wg.Add(1)
+	for i := range threads {
+		read.Add(1)
+		done.Add(1)
 		go func() {
-			defer wg.Done()
+			defer done.Done()
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			status := "/proc/thread-self/status"
-			tid := strconv.Itoa(os.Getpid())
-			if link, err := os.Readlink("/proc/thread-self"); err == nil {
-				tid = link
-			}
-			cpus := allowedCPUs(t, status)
-			mu.Lock()
-			seen[tid] = cpus
-			mu.Unlock()
-			<-release
+			b, _ := os.ReadFile("/proc/thread-self/status")
+			statuses[i] = string(b)
+			read.Done()
+			<-release // keep the thread until every one has read its own
 		}()
 	}
-	for {
-		mu.Lock()
-		n := len(seen)
-		mu.Unlock()
-		if n == 8 {
-			break
-		}
-		runtime.Gosched()
-	}
+	read.Wait()
 	close(release)
-	wg.Wait()
-	for tid, cpus := range seen {
-		assert.Equal(t, want, cpus, "thread %s", tid)
+	done.Wait()
+	for i, st := range statuses {
+		assert.Equal(t, want, cpusAllowed(st), "locked thread %d", i)
 	}
 }

@@ -79,7 +79,8 @@ type Config struct {
 	// gateway. On the run's SQLite the bot is one process that owns its tables.
 	HTTP bool
 	// Pin runs the bot on a processor of its own (CPU 0) and this process on the
-	// others, as a bot on a machine that is otherwise idle (pin.go).
+	// others, as a bot on a machine that is otherwise idle (pin.go). It pins the
+	// calling process for the rest of its life.
 	Pin      bool
 	BotEnv   []string  // more environment for the bot, e.g. PONTOON_GAME_TURN_TIMER=2m
 	Progress io.Writer // progress lines while it runs; nil: none
