@@ -98,7 +98,7 @@ type Options struct {
 	// shuffle seeded from Random: scripted games in tests, like a fixed seed.
 	Deck func(decks int) []game.Card
 	// Scale runs the bot as one of several processes: gateway shards, or HTTP
-	// interactions (issue 9). The zero value is one process with one session.
+	// interactions. The zero value is one process with one session.
 	Scale Scale
 
 	// Recorder hears of each interaction, for metrics (package bot/metrics); none when nil.

@@ -11,7 +11,7 @@
 //     the replies, words (the one place an error becomes a member's words; answers use
 //     refusalText or fail, so the metrics count what the member was told) and the
 //     choice of language.
-//   - scale.go: several processes (issue 9): gateway shards (Options.Scale), Route for
+//   - scale.go: several processes: gateway shards (Options.Scale), Route for
 //     HTTP interactions (package httpin), and replicas sharing one PostgreSQL's tables.
 //     Gateway handlers run on discordgo's reader (SyncEvents) and hand each
 //     interaction, decoded lean (discordapi.DecodeInteraction), to workers.go: an idle
@@ -28,7 +28,7 @@
 //     client's locale in everything only they read.
 //   - stats.go: /pontoon stats and the leaderboard by net winnings; words.go: each
 //     action's own refusal (err.cannot_now.<verb>).
-//   - fair.go: issue 11's fairness and advice: /pontoon seed, /pontoon odds (simulated
+//   - fair.go: fairness and advice: /pontoon seed, /pontoon odds (simulated
 //     once per rule set after a deferred reply, kept in the store), the bank offer's
 //     fair-price hint, the Hint button (game/sim's Advise), "Shoot & twist" (R9.4) and the
 //     revealed server seed in /pontoon history's file.

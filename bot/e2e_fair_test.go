@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Issue 11 end to end: seeded shuffles (HISTORY.md, "Seeded shuffles"), members' seeds,
+// End to end: seeded shuffles (HISTORY.md, "Seeded shuffles"), members' seeds,
 // the odds, the Hint and "Shoot & twist" (R9.4).
 
 // cuts hands out the packs pushed (the cuts, R1.4) and nil otherwise, so the table
@@ -121,7 +121,7 @@ func TestSeededShuffleVerifiesWithReplay(t *testing.T) {
 	h.seat(alice, nil, bob)
 	c1 := h.shownSeed("1")
 
-	// Members' seeds for the next pack: shown on the table as a count (issue 11).
+	// Members' seeds for the next pack: shown on the table as a count.
 	r := h.cmd(bob, sub("seed", strOpt("text", "lucky-7")))
 	require.True(t, r.Ephemeral)
 	require.Contains(t, text(r.Message), "goes into the table's next fresh shuffle")

@@ -24,7 +24,7 @@ func bankReplicas(t *testing.T, bidWindow time.Duration) (h *harness, a, b *repl
 	return h, a, b
 }
 
-// A bank sale offered through replica A is answered through replica B (issue 9): B
+// A bank sale offered through replica A is answered through replica B: B
 // reads the offer from the store, refuses a stranger's Accept as A would, and sells the
 // bank on the buyer's; the chips move once and the books balance. (Two Accepts at once
 // on two replicas sell once: the sale's transaction ends the offer, store.TestBankOffers.)

@@ -88,7 +88,7 @@ func replicaPair(t *testing.T, mod func(*bot.Options)) (h *harness, a, b *replic
 	return &harness{t: t, fake: fake, st: obs, deck: dk}, a, b
 }
 
-// Two HTTP-interaction replicas on one PostgreSQL (issue 9), each on its own clock: the
+// Two HTTP-interaction replicas on one PostgreSQL, each on its own clock: the
 // turn timer of a table lives in the store, so when both poll it at the same moment a
 // turn times out once, and when the replica that dealt and last touched the table is
 // gone, the other times the round out to its end (it held the table in no timer of its
@@ -159,7 +159,7 @@ func TestHTTPReplicaTimesOutATableOfAReplicaGone(t *testing.T) {
 	require.Empty(t, ds, "a settled round leaves no timer behind")
 }
 
-// Two replicas on one PostgreSQL (issue 9): replica A times carol out (R7.4) and its
+// Two replicas on one PostgreSQL: replica A times carol out (R7.4) and its
 // table says so; then replica B, whose copy of the table is stale, redraws it for a stop
 // asked during the round. The notice comes from the round's actions in the store, not
 // from A's memory, so B's table still says who ran out of time.

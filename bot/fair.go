@@ -16,7 +16,7 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Issue 11 at the table: members' seeds for the next shuffle, the odds, the Hint and the
+// At the table: members' seeds for the next shuffle, the odds, the Hint and the
 // panel's "Shoot & twist".
 
 // fairStore keeps the odds once per rule set and tells a round's revealed seed.

@@ -18,7 +18,7 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Running as several processes (issue 9): which gateway shards this process runs, or
+// Running as several processes: which gateway shards this process runs, or
 // whether it takes interactions as HTTP POSTs (Route) with no gateway at all.
 
 // Scale says how this process shares an application's work with others. The zero value
@@ -188,7 +188,7 @@ func (b *Bot) Route(ctx context.Context, ic *discordgo.InteractionCreate) (*disc
 // answers (httpin.Options.Webhooks). Valid after Start.
 func (b *Bot) REST() *discordgo.Session { return b.s }
 
-// Replicas (issue 9): with HTTP interactions, several processes may share one
+// Replicas: with HTTP interactions, several processes may share one
 // PostgreSQL, and Discord's load balancer may send any click to any of them. Each
 // interaction that names a table is answered under the table's lease (table.Manager's
 // Hold), which rebuilds a copy another replica has changed; the interaction's id is

@@ -10,7 +10,7 @@ import (
 )
 
 // Scale is how one process shares an application's work with others
-// (issue 9): which gateway shards it runs, and whether it answers Discord's
+// : which gateway shards it runs, and whether it answers Discord's
 // interaction POSTs itself. Its keys sit under discord.
 type Scale struct {
 	// ShardID and ShardCount (discord.shard_id, discord.shard_count) run this

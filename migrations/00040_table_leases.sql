@@ -1,4 +1,4 @@
--- table_leases lets several bot processes share one database's tables (issue 9, HTTP
+-- table_leases lets several bot processes share one database's tables, (HTTP
 -- replicas): a process works on a table only while it holds the table's lease, so one
 -- process at a time applies its commands and fires its timers. holder is the process
 -- that last held it: a process that finds another's name there knows its copy of the

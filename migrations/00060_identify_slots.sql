@@ -1,5 +1,5 @@
 -- identify_slots paces the gateway identifies of an application's shards run as
--- separate processes on one database (issue 9): Discord lets one shard per rate-limit
+-- separate processes on one database: Discord lets one shard per rate-limit
 -- bucket (shard_id % max_concurrency) identify every 5 seconds, and a fleet restarting
 -- together would otherwise send them at once. next_at is when the bucket's next
 -- identify may be sent (fixed-width UTC text, as every time in the store); a process

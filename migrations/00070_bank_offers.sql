@@ -1,5 +1,5 @@
 -- bank_offers and bank_auctions hold the bank's standing sale offers (R6.3) and running
--- auctions (R9.8) of shared tables (issue 9, HTTP replicas on one database), so that
+-- auctions (R9.8) of shared tables, (HTTP replicas on one database), so that
 -- the replica an Accept, a Decline or a bid reaches answers as the one that opened them,
 -- and their ends (an offer's expiry, an auction's close) outlive that replica: each end
 -- is a row of deadlines (kind 'offer' with ref the offer's id, kind 'auction' with ref

@@ -9,7 +9,7 @@ import (
 )
 
 // The bank's standing sale offers (R6.3) and running auctions (R9.8) of shared tables
-// (issue 9). With several processes on one store any of them may receive the buyer's
+//. With several processes on one store any of them may receive the buyer's
 // Accept or a bid, and the offer's expiry or the auction's close must happen once even
 // when the process that opened it is gone: so both live here, their ends as rows of
 // deadlines written in the same transaction, and each end (an acceptance, a decline,

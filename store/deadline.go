@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Deadlines (issue 9): the rules' timers kept in the store, so that they outlive the
+// Deadlines: the rules' timers kept in the store, so that they outlive the
 // process that set them. Several processes may share one PostgreSQL (HTTP replicas), and
 // a table's turn timer (R7.4) must fire once even when the process that last touched the
 // table has died and no other has the table in memory. The turn deadline is written, not

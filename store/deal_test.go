@@ -9,7 +9,7 @@ import (
 
 // DealRound records its round on both engines; on PostgreSQL the new round's id comes
 // from INSERT ... RETURNING (its driver has no LastInsertId), which the two-shard test of
-// issue 9 first found missing.
+// found missing once.
 func TestDealRoundOnEachBackend(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b backend) {
 		s := b.open(t)

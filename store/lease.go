@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Table leases (issue 9): several processes answering one application's interactions
+// Table leases: several processes answering one application's interactions
 // over HTTP share one PostgreSQL, and any of them may receive any click. Each keeps
 // tables in memory only as a cache; before working on a table it claims the table's
 // lease, and while it holds it no other process applies a command or fires a timer

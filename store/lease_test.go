@@ -9,7 +9,7 @@ import (
 )
 
 // A table's lease is held by one process at a time, lapses by itself, and tells a
-// claimant whether anyone else held it since its own last claim (issue 9).
+// claimant whether anyone else held it since its own last claim.
 func TestTableLease(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b backend) {
 		s := b.open(t)

@@ -36,7 +36,7 @@
 // discordgo without files leaves them, and the embed's attachment:// url
 // still shows the picture.
 //
-// OpenShards opens one session per gateway shard (issue 9): the one shard
+// OpenShards opens one session per gateway shard: the one shard
 // of discord.shard_id and discord.shard_count, or with discord.shards: auto
 // every shard GET /gateway/bot recommends, their identifies paced by
 // max_concurrency (package shard). Shards.ForGuild and Shards.Serves say

@@ -13,7 +13,7 @@ import (
 	"github.com/pontoon-bot/pontoon/bot/shard"
 )
 
-// ShardConfig says which gateway shards a process runs (issue 9).
+// ShardConfig says which gateway shards a process runs.
 type ShardConfig struct {
 	Token   string       // the bot token, without "Bot "
 	BaseURL string       // as for NewSession

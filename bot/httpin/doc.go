@@ -1,7 +1,7 @@
 // Package httpin receives Discord interactions over HTTP: the "Interactions
 // Endpoint URL" of an application, as an alternative to the gateway's
 // INTERACTION_CREATE. It lets several replicas of the bot sit behind a load
-// balancer, since any replica can answer any POST (issue 9, "HTTP
+// balancer, since any replica can answer any POST, ("HTTP
 // interactions").
 //
 // Start with New and Handler.ServeHTTP:

@@ -1,6 +1,5 @@
 // Package shard holds the two rules of Discord's gateway sharding that the
-// bot must follow itself, as pure functions of their inputs (issue 9,
-// "Gateway shards"):
+// bot must follow itself, as pure functions of their inputs (// "Gateway shards"):
 //
 //   - which shard a guild lives on: Of, Discord's (guild_id >> 22) % count;
 //   - when a shard may identify: a Pacer lets max_concurrency identifies

@@ -7,7 +7,7 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Bank offers and auctions of shared tables (issue 9). Any process may receive the
+// Bank offers and auctions of shared tables. Any process may receive the
 // buyer's Accept or a bid, and the process that opened an offer or an auction may be
 // gone when it ends; so they live in the store (store/bank.go), not in the Manager's
 // maps, and each process answers from the store's copy under the table's lease. Their

@@ -8,7 +8,7 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Turn timers of shared tables (issue 9). A table in memory is only a cache when several
+// Turn timers of shared tables. A table in memory is only a cache when several
 // processes share the store, and a timer armed in one process's memory dies with it:
 // a table no other process has loaded would then never time out. So the turn deadline
 // lives in the store (store/deadline.go), written in the transaction of the deal or

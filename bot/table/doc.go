@@ -27,7 +27,7 @@
 // interaction's id, the reveal when the pack is shuffled away; and ActAll, several actions
 // of one click ("Shoot & twist", R9.4).
 // store.go declares the small Store this package needs. shared.go is for processes that
-// share one database's tables (HTTP replicas, issue 9): Hold claims a table's lease in
+// share one database's tables (HTTP replicas): Hold claims a table's lease in
 // the store and rebuilds a copy another process changed; deadlines.go fires their turn
 // timers, which live in the store, from whichever process claims one when it falls due,
 // and bank_shared.go keeps their bank offers and auctions in the store, whose ends the

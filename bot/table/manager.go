@@ -54,7 +54,7 @@ type Options struct {
 	Random    io.Reader
 	Deck      func(decks int) []game.Card
 	Logger    *slog.Logger
-	// Serves reports whether this process serves a server's tables (issue 9: with
+	// Serves reports whether this process serves a server's tables (with
 	// gateway shards each process recovers only the servers Discord routes to its
 	// shards). Nil serves every server.
 	Serves func(guild string) bool

@@ -10,7 +10,7 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Tables shared by several processes (issue 9, HTTP replicas on one PostgreSQL): any
+// Tables shared by several processes, (HTTP replicas on one PostgreSQL): any
 // process may receive any click, so a process's table in memory is only a cache. Work
 // on a table (a command, a timer, a public edit) happens inside Hold, which claims the
 // table's lease in the store for this process; when the claim says another process held

@@ -20,7 +20,7 @@ func (quiet) Changed(*Table)                 {}
 func (quiet) OfferEnded(Offer, string)       {}
 func (quiet) AuctionChanged(Auction, string) {}
 
-// Two processes' managers over one database (issue 9): a change one makes under its hold
+// Two processes' managers over one database: a change one makes under its hold
 // is seen by the other's next hold, which drops its stale copy and loads the table
 // afresh, and the lease keeps the second from working on the table while the first holds it.
 func TestHoldRebuildsAStaleCopy(t *testing.T) {

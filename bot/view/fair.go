@@ -11,7 +11,7 @@ import (
 	"github.com/pontoon-bot/pontoon/game/sim"
 )
 
-// Issue 11's words: the seeded shuffle on the table, the Hint, the odds and the panel's
+// The words of fairness: the seeded shuffle on the table, the Hint, the odds and the panel's
 // "Shoot & twist".
 
 // ShootTwistVerb is the amount select's Arg for a three-card shoot bet placed together

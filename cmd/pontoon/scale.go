@@ -14,7 +14,7 @@ import (
 )
 
 // scaleOptions turns discord.shard_id, shard_count, shards and interactions_listen into
-// the bot's Scale (issue 9).
+// the bot's Scale.
 func scaleOptions(s config.Scale) bot.Scale {
 	return bot.Scale{ShardID: s.ShardID, ShardCount: s.ShardCount, Auto: s.Shards == config.ShardsAuto,
 		HTTP: s.InteractionsListen != ""}

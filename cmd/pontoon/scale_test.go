@@ -25,7 +25,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Issue 9, several processes: the real binary run as gateway shards and as HTTP
+// Several processes: the real binary run as gateway shards and as HTTP
 // interaction replicas against the fake Discord, on one PostgreSQL (storetest gives
 // each test a schema of its own; without PostgreSQL the tests say so in one line and
 // skip, and with CI set they fail).

@@ -1,5 +1,4 @@
--- deadlines holds the rules' timers that must outlive the process that set them (issue 9,
--- HTTP replicas on one database): for now the turn timer of a table's round in play
+-- deadlines holds the rules' timers that must outlive the process that set them (-- HTTP replicas on one database): for now the turn timer of a table's round in play
 -- (R7.4). A row is written in the same transaction as what starts the timer (the deal,
 -- an action the round goes on after) and deleted by what ends it (the action that
 -- settles the round, a voided round, a close), so the store always says when the table

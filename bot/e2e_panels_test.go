@@ -1,7 +1,8 @@
 package bot_test
 
-// End-to-end tests for "What members asked for while playing" in issue 8, each named
-// TestAsk… after the request it pins.
+// End-to-end tests of the member-facing panels and replies: the stake select, the hand
+// shown when your action ends the round, the bank said once, the re-cut, the leaderboard's
+// pages and each refusal's own words.
 
 import (
 	"fmt"
@@ -70,7 +71,7 @@ func contains(vs []int64, v int64) bool {
 // Asked for: the stake select offers a set a person would pick from: every amount when
 // they fit in a select (R3.3 min_stake to max_stake), else round steps with the
 // minimum, the maximum and the member's last stake.
-func TestAskStakeSelectOffersRoundAmounts(t *testing.T) {
+func TestStakeSelectOffersRoundAmounts(t *testing.T) {
 	t.Run("every amount when they fit", func(t *testing.T) {
 		h := newHarness(t, nil)
 		h.seat(alice, []*discordgo.ApplicationCommandInteractionDataOption{intOpt("max_stake", 20)}, bob)
@@ -117,7 +118,7 @@ func TestAskStakeSelectOffersRoundAmounts(t *testing.T) {
 
 // Asked for: when your own action ends the round, your panel shows your hand and what
 // it won or lost, not "No round is being played".
-func TestAskPanelShowsYourHandWhenYourActionEndsTheRound(t *testing.T) {
+func TestPanelShowsYourHandWhenYourActionEndsTheRound(t *testing.T) {
 	t.Run("the banker stays", func(t *testing.T) {
 		h := newHarness(t, nil)
 		h.seat(alice, nil, bob, carol)
@@ -147,7 +148,7 @@ func TestAskPanelShowsYourHandWhenYourActionEndsTheRound(t *testing.T) {
 }
 
 // Asked for: the table's bank says "Bank" once, not "Bank" over "Banker:".
-func TestAskBankSaidOnce(t *testing.T) {
+func TestBankSaidOnce(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deal(alice, 0, "9H 7S 8D 9S")
@@ -166,7 +167,7 @@ func TestAskBankSaidOnce(t *testing.T) {
 
 // Asked for: a cut between equal cards shows the re-cut that decided it (R1.4: ties
 // cut again).
-func TestAskCutShowsTheReCut(t *testing.T) {
+func TestCutShowsTheReCut(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob, carol)
 	h.deck.push(stack(t, "AS AH 2H KS 3D")) // alice and bob tie on aces; alice's K♠ beats bob's 3♦
@@ -190,7 +191,7 @@ var rankRE = regexp.MustCompile(`\*\*(\d+)\.\*\*`)
 
 // Asked for: a leaderboard page past the end does not say "Nobody has played yet … Page
 // 5 of 2"; equal balances share a rank.
-func TestAskLeaderboardPagesAndSharedRanks(t *testing.T) {
+func TestLeaderboardPagesAndSharedRanks(t *testing.T) {
 	h := newHarness(t, nil)
 	members := []string{alice, bob, carol, dave}
 	for i := 0; i < 8; i++ {
@@ -226,7 +227,7 @@ func TestAskLeaderboardPagesAndSharedRanks(t *testing.T) {
 
 // Asked for: the banker's free chips fall while players stake because the bank's cover
 // is held (R7.2); the banker's panel says so.
-func TestAskBankerPanelExplainsTheHeldCover(t *testing.T) {
+func TestBankerPanelExplainsTheHeldCover(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob, carol)
 	h.deal(alice, 0, "9H TC 7S 8D 6C 9S")
@@ -241,7 +242,7 @@ func TestAskBankerPanelExplainsTheHeldCover(t *testing.T) {
 // "You cannot Don't double now" reads wrongly in every language. A Don't double button
 // whose moment has passed (a stale client: the fake lets the test post such a button)
 // gets words of its own, in English and in Polish.
-func TestAskRefusalsHaveTheirOwnWords(t *testing.T) {
+func TestRefusalsHaveTheirOwnWords(t *testing.T) {
 	for _, tc := range []struct {
 		lang, locale, label string
 	}{

@@ -20,11 +20,11 @@ import (
 // seededChannel is the channel of the i-th table seeded straight into the store.
 func seededChannel(i int) string { return fmt.Sprintf("4%017d", i+1) }
 
-// Defect 7: after a restart with thousands of open tables, the bot edits only the tables
+// After a restart with thousands of open tables, the bot edits only the tables
 // where something changed: here one whose turn timer ran out while it was down (R7.4)
 // and one whose message was never posted. The others, untouched since their last edit
 // a quarter of an hour before, get no request at all, and what is sent keeps within Discord's global rate limit.
-func TestDefect07RestartEditsOnlyTablesThatChanged(t *testing.T) {
+func TestRestartEditsOnlyTablesThatChanged(t *testing.T) {
 	n := 5000
 	if raceOn {
 		n = 500
@@ -105,12 +105,12 @@ func quiet(h *harness, idle, limit time.Duration) {
 	}
 }
 
-// Defect 8: while the bot starts (gateway open, commands being registered, tables being
+// While the bot starts (gateway open, commands being registered, tables being
 // re-armed), a bank handler that waits on Discord (bob's bid edits the auction message,
 // R9.8) must not freeze the bot: a click on another table in another channel, and bob's
 // own bid, are answered in time. Today Start takes the bot's lock and then each table's,
 // so it waits behind the bid holding the bot's lock, and every interaction waits on it.
-func TestDefect08ClickDuringStartNeverFreezesOtherTables(t *testing.T) {
+func TestClickDuringStartNeverFreezesOtherTables(t *testing.T) {
 	clk := newClock()
 	h := newHarness(t, clk.use)
 	h.seat(alice, shootOpts(), bob)
@@ -223,10 +223,10 @@ func (h *harness) offers() []*discordgo.Message {
 	return out
 }
 
-// Defect 12: open offers are bounded: a table has at most one standing bank offer
+// Open offers are bounded: a table has at most one standing bank offer
 // (R6.3). A new offer replaces the last: the old one's buttons go, and accepting it
 // moves nothing.
-func TestDefect12ANewOfferReplacesTheLast(t *testing.T) {
+func TestANewOfferReplacesTheLast(t *testing.T) {
 	clk := newClock()
 	h := newHarness(t, clk.use)
 	h.seat(alice, nil, bob, carol)
@@ -261,9 +261,9 @@ func TestDefect12ANewOfferReplacesTheLast(t *testing.T) {
 	h.audit()
 }
 
-// Defect 12: "stop after this round" survives a restart: the table still says it closes
+// "Stop after this round" survives a restart: the table still says it closes
 // after the round, and closes when the round is settled.
-func TestDefect12StopAfterThisRoundSurvivesARestart(t *testing.T) {
+func TestStopAfterThisRoundSurvivesARestart(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deal(alice, 0, "9H 7S 8D 9S")
@@ -281,9 +281,9 @@ func TestDefect12StopAfterThisRoundSurvivesARestart(t *testing.T) {
 	h.audit()
 }
 
-// Defect 12: offers live in memory, so a restart ends them; the offer's message then
+// Offers live in memory, so a restart ends them; the offer's message then
 // says it has expired and keeps no buttons, instead of looking live.
-func TestDefect12OfferSaysExpiredAfterARestart(t *testing.T) {
+func TestOfferSaysExpiredAfterARestart(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deck.push(cutFor(t, 0, 2))
@@ -307,11 +307,11 @@ func TestDefect12OfferSaysExpiredAfterARestart(t *testing.T) {
 	t.Logf("the offer after the restart: %q, %d buttons", m.Content, len(components(m)))
 }
 
-// Defect 5 and 6 (R9.8): the kitty's top-up between rounds commits, and the bot stops
+// R9.8: the kitty's top-up between rounds commits, and the bot stops
 // before the table's edit reaches Discord (here the edit fails and the bot stops; a kill
 // loses it the same way). After the restart the table shows the new kitty: a table
 // changed between rounds in the last minutes is redrawn, as a settled one is.
-func TestDefect05KittyChangeLostAtAStopIsRedrawnOnRestart(t *testing.T) {
+func TestKittyChangeLostAtAStopIsRedrawnOnRestart(t *testing.T) {
 	var ahead atomic.Int64 // how far the bot's clock is ahead of the machine's
 	h := shootRoundPlayedWith(t, func(o *bot.Options) {
 		o.Now = func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }

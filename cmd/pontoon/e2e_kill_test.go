@@ -1,6 +1,6 @@
 package main
 
-// End-to-end tests of issue 8's defects that need the real binary: a SIGKILL at a chosen
+// End-to-end tests that need the real binary: a SIGKILL at a chosen
 // moment, and a setting read from the environment.
 
 import (
@@ -53,12 +53,12 @@ func startCmd() []*discordgo.ApplicationCommandInteractionDataOption {
 	return []*discordgo.ApplicationCommandInteractionDataOption{{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}}
 }
 
-// Defect 6: the bot killed (SIGKILL) during /pontoon start, after the table's row was
+// The bot killed (SIGKILL) during /pontoon start, after the table's row was
 // committed and either before its message reached Discord or after Discord stored it
 // but before the bot recorded it. Started again, the bot gives the open table one live
 // message: members can join, deal and stake on it, and each change shows on it; no
 // frozen copy with buttons is left in the channel.
-func TestDefect06KillDuringStartLeavesALiveTable(t *testing.T) {
+func TestKillDuringStartLeavesALiveTable(t *testing.T) {
 	bin := buildBinary(t)
 	for _, tc := range []struct {
 		name    string
@@ -147,8 +147,8 @@ func TestDefect06KillDuringStartLeavesALiveTable(t *testing.T) {
 	}
 }
 
-// Defect 12: starting_chips: 0 means members start with 0 chips, not the default 1000.
-func TestDefect12StartingChipsZeroMeansZero(t *testing.T) {
+// Starting_chips: 0 means members start with 0 chips, not the default 1000.
+func TestStartingChipsZeroMeansZero(t *testing.T) {
 	bin := buildBinary(t)
 	fake := newFake(t)
 	env := serveEnv(fake, filepath.Join(t.TempDir(), "pontoon.db"), "PONTOON_GAME_STARTING_CHIPS=0")
@@ -194,10 +194,10 @@ func quietFake(fake *discordtest.Server, idle, limit time.Duration) {
 	}
 }
 
-// Defect 7: restarted over 5,000 open tables where nothing changed, the bot's own
+// Restarted over 5,000 open tables where nothing changed, the bot's own
 // process (its peak resident memory, from /proc) grows by a bounded amount over the
 // same bot restarted over one table, and sends nothing about the idle tables.
-func TestDefect07RestartMemoryIsBounded(t *testing.T) {
+func TestRestartMemoryIsBounded(t *testing.T) {
 	bin := buildBinary(t)
 	peak := func(n int) (kB int64, requests int) {
 		fake := newFake(t)
@@ -252,7 +252,7 @@ func TestDefect07RestartMemoryIsBounded(t *testing.T) {
 }
 
 // BenchmarkStartStopMemory measures what each table opened and closed leaves in the
-// bot's process (defect 12: closed tables leave memory): the real binary, /pontoon start
+// bot's process (closed tables leave memory): the real binary, /pontoon start
 // and stop in a fresh channel b.N times, its resident memory from /proc before and
 // after. It reports kB per table; a figure, not a pass or fail.
 //
@@ -299,11 +299,11 @@ func roundFinished(t *testing.T, db string) bool {
 	return r.Finished()
 }
 
-// Defect 7: the bot killed after a round's settlement is committed but before the
+// The bot killed after a round's settlement is committed but before the
 // public edit that shows it reached Discord (held by the fake, then lost). Started
 // again, the bot redraws that table, so its message shows the settlement instead of
 // the round in play for ever (a kill test found the table frozen at "Stakes: waiting").
-func TestDefect07KillBeforeTheSettlementIsDrawn(t *testing.T) {
+func TestKillBeforeTheSettlementIsDrawn(t *testing.T) {
 	bin := buildBinary(t)
 	fake := newFake(t)
 	db := filepath.Join(t.TempDir(), "pontoon.db")

@@ -33,12 +33,12 @@ func sumEscrow(t *testing.T, db *sql.DB) int64 {
 	return n.Int64
 }
 
-// Defect 9: a table whose round cannot be recovered after a restart (its recorded
+// A table whose round cannot be recovered after a restart (its recorded
 // actions no longer replay) is not stuck: its host is told plainly that an admin must
 // resolve it, never "Something went wrong"; a member with Manage Server stops it, every
 // escrow of the void round goes back to its owner per the ledger with its own reason,
 // the table closes, the audit balances, and a new table can be opened.
-func TestDefect09BrokenRecoveryCanBeResolvedByAnAdmin(t *testing.T) {
+func TestBrokenRecoveryCanBeResolvedByAnAdmin(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deal(alice, 0, "9H 7S 8D 9S")
@@ -87,10 +87,10 @@ func TestDefect09BrokenRecoveryCanBeResolvedByAnAdmin(t *testing.T) {
 	h.noFailures()
 }
 
-// Defect 10: Deal is one transaction. When the round cannot be started (here SQLite
+// Deal is one transaction. When the round cannot be started (here SQLite
 // refuses the round's row), nothing of the deal is left behind: no bank owner from the
 // cut, no cut on the table, no chips moved; the next Deal works.
-func TestDefect10DealIsOneTransaction(t *testing.T) {
+func TestDealIsOneTransaction(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	db := rawDB(t, h.dbPath)
@@ -131,9 +131,9 @@ func dataVersion(t *testing.T, db *sql.DB) int64 {
 	return v
 }
 
-// Defect 11: looking writes nothing: My cards, the panel's Refresh, Rules and the
+// Looking writes nothing: My cards, the panel's Refresh, Rules and the
 // leaderboard commit no transaction. An action records its interaction id with it.
-func TestDefect11LookingWritesNothing(t *testing.T) {
+func TestLookingWritesNothing(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deal(alice, 0, "9H 7S 8D 9S")
@@ -178,9 +178,9 @@ func TestDefect11LookingWritesNothing(t *testing.T) {
 	h.noFailures()
 }
 
-// Defect 11: one write transaction per click: a stake records its interaction id with
+// One write transaction per click: a stake records its interaction id with
 // the action in the one transaction that moves the chips.
-func TestDefect11OneWriteTransactionPerClick(t *testing.T) {
+func TestOneWriteTransactionPerClick(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deal(alice, 0, "9H 7S 8D 9S")
@@ -196,9 +196,9 @@ func TestDefect11OneWriteTransactionPerClick(t *testing.T) {
 	assert.Equal(t, int64(980), h.balance(bob))
 }
 
-// Defect 10: Deal, with its cut for the bank (R1.4), the wallets and the round's start,
+// Deal, with its cut for the bank (R1.4), the wallets and the round's start,
 // is one write transaction.
-func TestDefect10DealCommitsOnce(t *testing.T) {
+func TestDealCommitsOnce(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deck.push(cutFor(t, 0, 2))
@@ -210,10 +210,10 @@ func TestDefect10DealCommitsOnce(t *testing.T) {
 	assert.Equal(t, 1, n, "Deal commits %d write transactions", n)
 }
 
-// Defect 11: the click that ends a round is one write transaction too: the action, the
+// The click that ends a round is one write transaction too: the action, the
 // settlement, the next round's pack and its commitment (the harness scripts packs, so
 // there is one to record) and the seeds revealed all commit together.
-func TestDefect11RoundEndingClickCommitsOnce(t *testing.T) {
+func TestRoundEndingClickCommitsOnce(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deal(bob, 0, "9C 7S 8D 9S 4S") // bob 17 sticks; alice 16
@@ -239,9 +239,9 @@ func TestDefect11RoundEndingClickCommitsOnce(t *testing.T) {
 	h.noFailures()
 }
 
-// Defect 11: with a stop asked for, the click that ends the round also closes the table
+// With a stop asked for, the click that ends the round also closes the table
 // in the same transaction, and a stop between rounds is one transaction as well.
-func TestDefect11StopsCommitOnce(t *testing.T) {
+func TestStopsCommitOnce(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deal(bob, 0, "9C 7S 8D 9S 4S")
@@ -283,9 +283,9 @@ func TestDefect11StopsCommitOnce(t *testing.T) {
 	h.noFailures()
 }
 
-// Defect 11: a Join that brings the table to eight seats, so that the next round needs
+// A Join that brings the table to eight seats, so that the next round needs
 // two packs (DecksFor), records the seat and the new pack in one transaction.
-func TestDefect11JoinThatRedrawsThePackCommitsOnce(t *testing.T) {
+func TestJoinThatRedrawsThePackCommitsOnce(t *testing.T) {
 	h := newHarness(t, nil)
 	extra := []string{"300000000000000005", "300000000000000006", "300000000000000007", "300000000000000008"}
 	for i, m := range extra {

@@ -333,7 +333,7 @@ func TestPictureAfterARestart(t *testing.T) {
 
 	h.stop()
 	h.start()
-	// The restart redraws the table whose round settled just before (defect 7): the
+	// The restart redraws the table whose round settled just before: the
 	// settlement again, picture and all.
 	redrawn := h.tablePicture(msg, settled)
 	assert.Contains(t, redrawn.Description, "9♣")

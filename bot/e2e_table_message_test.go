@@ -1,7 +1,7 @@
 package bot_test
 
-// End-to-end tests for the defects of issue 8 ("The live table, rebuilt"), each named
-// TestDefectNN… after the numbered defect it pins. Each asserts what a member sees
+// End-to-end tests of the public table message: what it shows after a pontoon takes the
+// bank, a closed table, the commitment, the kitty, and a start that cannot post. Each asserts what a member sees
 // through the fake Discord (the public table, panels, replies, their ephemeral flags,
 // the components left on a message) and, where chips move, the audit.
 
@@ -78,11 +78,11 @@ func fieldsText(m *discordgo.Message) string {
 	return b.String()
 }
 
-// Defect 1 (R6.2, R1.4): when bob's pontoon takes the bank, the settled table still
+// R6.2, R1.4: when bob's pontoon takes the bank, the settled table still
 // shows the round as it was played: alice, the outgoing banker, beside her own cards,
 // bob's winning pontoon and its result in his seat, and the next banker named as such.
 // Once the next round is dealt, round 1's cut line has left the table.
-func TestDefect01PontoonTakingTheBankShowsTheRoundAsPlayed(t *testing.T) {
+func TestPontoonTakingTheBankShowsTheRoundAsPlayed(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob, carol)
 	// bob AH KD (pontoon), carol 9C 8C (17), alice 7S 9S (16).
@@ -119,9 +119,9 @@ func TestDefect01PontoonTakingTheBankShowsTheRoundAsPlayed(t *testing.T) {
 	h.noFailures()
 }
 
-// Defect 2: a closed table keeps no Join, Leave, Deal, My cards or Rules buttons. (The
+// A closed table keeps no Join, Leave, Deal, My cards or Rules buttons. (The
 // edit must send an empty components list: Discord keeps the buttons on null.)
-func TestDefect02ClosedTableClearsButtons(t *testing.T) {
+func TestClosedTableClearsButtons(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	require.NotEmpty(t, components(h.tableMessage()))
@@ -137,10 +137,10 @@ func TestDefect02ClosedTableClearsButtons(t *testing.T) {
 // commitmentRE finds the commitment the table shows for the next round, before Deal.
 var nextCommitmentRE = regexp.MustCompile(`Round (\d+) will be dealt from the pack with commitment: ([0-9a-f]{64})`)
 
-// Defect 3: with 8 seated (two packs, DecksFor), the commitment the table shows before
+// With 8 seated (two packs, DecksFor), the commitment the table shows before
 // Deal is the one Deal deals from; the table drew a one-pack commitment when it opened,
 // so a new pack must be drawn and shown when the seats need two.
-func TestDefect03CommitmentShownBeforeDealIsThePackDealt(t *testing.T) {
+func TestCommitmentShownBeforeDealIsThePackDealt(t *testing.T) {
 	h := newHarness(t, nil)
 	extra := []string{"300000000000000005", "300000000000000006", "300000000000000007", "300000000000000008"}
 	for i, m := range extra {
@@ -163,8 +163,8 @@ func TestDefect03CommitmentShownBeforeDealIsThePackDealt(t *testing.T) {
 	h.noFailures()
 }
 
-// Defect 5 (R9.8): between rounds, a top-up of the kitty shows on the table.
-func TestDefect05KittyShownAfterTopUp(t *testing.T) {
+// R9.8: between rounds, a top-up of the kitty shows on the table.
+func TestKittyShownAfterTopUp(t *testing.T) {
 	h := shootRoundPlayed(t)
 	r := h.cmd(alice, group("bank", "kitty", intOpt("amount", 50)))
 	require.Contains(t, text(r.Message), "now holds 180")
@@ -173,9 +173,9 @@ func TestDefect05KittyShownAfterTopUp(t *testing.T) {
 	h.noFailures()
 }
 
-// Defect 5 (R6.3, R9.9): after a sale between rounds the old banker has the kitty back
+// R6.3, R9.9: after a sale between rounds the old banker has the kitty back
 // and the table shows an empty kitty waiting for the new banker's.
-func TestDefect05KittyShownAfterTheBankIsSold(t *testing.T) {
+func TestKittyShownAfterTheBankIsSold(t *testing.T) {
 	h := shootRoundPlayed(t)
 	r := h.cmd(alice, group("bank", "sell", userOpt("member", bob), intOpt("price", 10)))
 	require.Contains(t, text(r.Message), "Offer sent")
@@ -192,9 +192,9 @@ func TestDefect05KittyShownAfterTheBankIsSold(t *testing.T) {
 	h.noFailures()
 }
 
-// Defect 5 (R6.4, R9.9): the banker leaves between rounds; the next Deal cuts for a new
+// R6.4, R9.9: the banker leaves between rounds; the next Deal cuts for a new
 // banker and gives alice her kitty back, and the table shows the kitty empty.
-func TestDefect05KittyShownAfterTheBankerLeaves(t *testing.T) {
+func TestKittyShownAfterTheBankerLeaves(t *testing.T) {
 	h := shootRoundPlayed(t)
 	r := h.clickTable(alice, "leave")
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type, text(r.Message))
@@ -258,11 +258,11 @@ func (h *harness) waitPost(want string, buttons bool) *discordgo.Message {
 
 const channel2 = "200000000000000002"
 
-// Defect 4: in a channel where the bot may not post the table, /pontoon start checks the
+// In a channel where the bot may not post the table, /pontoon start checks the
 // interaction's app_permissions first, says which permission is missing, opens nothing
 // (a later start is not refused as "already open") and sends Discord nothing it would
 // refuse.
-func TestDefect04StartNamesTheMissingPermission(t *testing.T) {
+func TestStartNamesTheMissingPermission(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		perms   int64
@@ -302,10 +302,10 @@ func TestDefect04StartNamesTheMissingPermission(t *testing.T) {
 	}
 }
 
-// Defect 4: when posting the table fails although app_permissions allowed it (Discord
+// When posting the table fails although app_permissions allowed it (Discord
 // answers 403), the table is closed again and the member who started it is told, so the
 // next start opens a table.
-func TestDefect04FailedPostClosesTheTableAndSaysSo(t *testing.T) {
+func TestFailedPostClosesTheTableAndSaysSo(t *testing.T) {
 	h := newHarness(t, nil)
 	h.fake.FailNext("POST /channels/"+channelID+"/messages", 1, 403, 50013, "Missing Permissions")
 	_, err := h.fake.Command(guildID, channelID, alice, "pontoon", sub("start"))
