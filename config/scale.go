@@ -9,8 +9,8 @@ import (
 	"strconv"
 )
 
-// Scale is how one process shares an application's work with others
-// : which gateway shards it runs, and whether it answers Discord's
+// Scale is how one process shares an application's work with others:
+// which gateway shards it runs, and whether it answers Discord's
 // interaction POSTs itself. Its keys sit under discord.
 type Scale struct {
 	// ShardID and ShardCount (discord.shard_id, discord.shard_count) run this
