@@ -50,15 +50,16 @@ func loadConfig(stderr io.Writer, validate bool) (config.Config, error) {
 	return cfg, nil
 }
 
-// newLogger is the process's logger. Its handler scrubs every token from every line
-// (logging.Redact), whichever package logs.
+// newLogger is the process's logger. Its handler scrubs every token and the database's
+// password from every line (logging.Redact), whichever package logs.
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.Log.SlogLevel()}
 	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if cfg.Log.Format == "json" {
 		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(logging.Redact(h, cfg.Discord.Token.Reveal()))
+	secrets := append([]string{cfg.Discord.Token.Reveal()}, store.LocationSecrets(cfg.Database.URL.Reveal())...)
+	return slog.New(logging.Redact(h, secrets...))
 }
 
 // serve wires config -> store -> bot and runs until a signal, then lets in-flight
