@@ -16,10 +16,10 @@ func TestTokenThatCannotBeABotTokenIsRefused(t *testing.T) {
 	for _, bad := range []string{
 		"x",
 		"your-bot-token",
-		"MTA5ODc2NTQzMjEw.GhIjKl",                   // two parts
-		"MTA5ODc2NTQzMjEw.GhIjKl.sekrit.more",       // four parts
-		"aGVsbG8gd29ybGQ.GhIjKl.sekrit-token-value", // the first part is not an id
-		"MTA5ODc2NTQzMjEw..sekrit-token-value",      // an empty part
+		"MTA5ODc2NTQzMjEw.GhIjKl",             // two parts
+		"MTA5ODc2NTQzMjEw.GhIjKl.sekrit.more", // four parts
+		"aGVsbG8gd29ybGQ.GhIjKl.sekrit-token-value",  // the first part is not an id
+		"MTA5ODc2NTQzMjEw..sekrit-token-value",       // an empty part
 		"MTA5ODc2NTQzMjEw.GhIjKl.sekrit+token/value", // not base64url
 	} {
 		c, err := config.Load("/dev/null", map[string]string{"PONTOON_DISCORD_TOKEN": bad})
