@@ -31,6 +31,12 @@ destination that holds anything is refused.`,
 				fmt.Fprintln(stderr, "copy: --from is the SQLite file the bot ran on")
 				return exitError{2}
 			}
+			// Opening a missing file would create it: an empty source copies nothing
+			// and the two empty ends would audit as equal.
+			if err := existingDatabase(from); err != nil {
+				fmt.Fprintf(stderr, "copy: --from %v: give the SQLite file the bot ran on (its database.path)\n", err)
+				return exitError{1}
+			}
 			ctx := context.Background()
 			src, err := store.Open(ctx, from)
 			if err != nil {
