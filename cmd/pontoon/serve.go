@@ -86,6 +86,11 @@ func serve(parent context.Context, stderr io.Writer) error {
 	}
 	// discordgo logs through a package variable; its session's level is set in OnSession.
 	discordgo.Logger = logging.Discordgo(log)
+	// So are its endpoints: requests, and the errors that quote them, name discord.api_url.
+	if err := discordapi.UseBaseURL(cfg.Discord.APIURL); err != nil {
+		log.Error("discord.api_url", "err", err)
+		return exitError{2}
+	}
 	if parent == nil {
 		parent = context.Background()
 	}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pontoon-bot/pontoon/bot/discordtest"
+)
+
+// At the default log level a connect and a stop write none of discordgo's tracing: no
+// "called", no READY payload dumped as Go syntax, no VoiceConnections map.
+func TestDefaultLogLevelLeavesOutDiscordgosTrace(t *testing.T) {
+	bin := sharedBinary(t)
+	fake := discordtest.New(t, discordtest.WithToken(token))
+	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
+		"PONTOON_DATABASE_PATH="+filepath.Join(t.TempDir(), "pontoon.db"))
+	p := startServe(t, bin, env, 1)
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	_ = p.cmd.Wait()
+	logs := p.logs.String()
+	assert.Contains(t, logs, "shutting down")
+	for _, line := range strings.Split(logs, "\n") {
+		assert.False(t, strings.Contains(line, "source=discordgo") && strings.Contains(line, "level=INFO"), "discordgo at info: %s", line)
+	}
+	assert.NotContains(t, logs, "First Packet")
+	assert.NotContains(t, logs, "VoiceConnections")
+	assert.NotContains(t, logs, "msg=called")
+}
+
+// With discord.api_url pointing elsewhere, an error connecting names that URL, not
+// https://discord.com.
+func TestConnectionErrorsNameTheConfiguredAPIURL(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	api := "http://" + l.Addr().String()
+	require.NoError(t, l.Close()) // nothing listens there now: the connection is refused
+
+	cmd := exec.Command(sharedBinary(t))
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+api,
+		"PONTOON_DATABASE_PATH="+filepath.Join(t.TempDir(), "pontoon.db"))
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err, "serve cannot start without Discord")
+	assert.Contains(t, string(out), api+"/api/v9/gateway")
+	assert.NotContains(t, string(out), "discord.com")
+}
