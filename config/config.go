@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -359,6 +361,14 @@ func Load(path string, env map[string]string) (Config, error) {
 			}
 		}
 	}
+	// A rule no table has is refused here, in the words of the file or the variable
+	// that set it, rather than by the rules' JSON decoder when serve starts.
+	known := DefaultRules()
+	for _, name := range slices.Sorted(maps.Keys(c.Game.Rules)) {
+		if _, ok := known[name]; !ok {
+			return Config{}, unknownRule(name, file, env[EnvName(rulesKey+"."+name)] != "")
+		}
+	}
 	return c, nil
 }
 
@@ -376,6 +386,10 @@ func unknownKeys(v *viper.Viper, file string) error {
 		}
 		if k == rulesKey {
 			return &Error{Key: rulesKey, Problem: "must be a mapping of rule names to values"}
+		}
+		if holds, ok := sectionKey(k); ok {
+			// "discord: oops": a value where the file must hold the section's keys.
+			return fmt.Errorf("config: %s in %s must be a section holding keys such as %s, not a single value", k, file, strings.Join(holds[:min(3, len(holds))], ", "))
 		}
 		unknown = append(unknown, k)
 	}

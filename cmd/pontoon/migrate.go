@@ -95,6 +95,7 @@ func withStore(stderr io.Writer, f func(context.Context, config.Config, *store.S
 		fmt.Fprintln(stderr, err)
 		return exitError{2}
 	}
+	printUnknownEnv(stderr)
 	return runOn(stderr, cfg, "", f)
 }
 
@@ -111,6 +112,7 @@ func withExistingStore(stderr io.Writer, cmd string, args []string, f func(conte
 		fmt.Fprintln(stderr, err)
 		return exitError{2}
 	}
+	printUnknownEnv(stderr)
 	if len(args) == 0 {
 		if cfg.Database.URL == "" {
 			if err := existingDatabase(cfg.Database.Path); err != nil {
@@ -135,6 +137,13 @@ func withExistingStore(stderr io.Writer, cmd string, args []string, f func(conte
 	// The file named wins over database.url as well as database.path.
 	cfg.Database.Path, cfg.Database.URL = scratch, ""
 	return runOn(stderr, cfg, file, f)
+}
+
+// printUnknownEnv warns of each PONTOON_ variable that no setting reads.
+func printUnknownEnv(stderr io.Writer) {
+	for _, w := range config.UnknownEnv(nil) {
+		fmt.Fprintln(stderr, "config: warning: "+w)
+	}
 }
 
 // runOn opens the database cfg names and runs f on it. When the database is a scratch

@@ -52,3 +52,27 @@ func TestConnectionErrorsNameTheConfiguredAPIURL(t *testing.T) {
 	assert.Contains(t, string(out), api+"/api/v9/gateway")
 	assert.NotContains(t, string(out), "discord.com")
 }
+
+// A misspelt PONTOON_ variable is warned of when serve starts, naming the variable
+// meant and never the value; migrate warns the same way.
+func TestMisspeltVariableIsWarnedOfAtStart(t *testing.T) {
+	bin := sharedBinary(t)
+	fake := discordtest.New(t, discordtest.WithToken(token))
+	db := filepath.Join(t.TempDir(), "pontoon.db")
+	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
+		"PONTOON_DATABASE_PATH="+db, "PONTOON_GAME_TURN_TIMR=sekrit-value")
+	p := startServe(t, bin, env, 1)
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	_ = p.cmd.Wait()
+	logs := p.logs.String()
+	assert.Contains(t, logs, `level=WARN msg="config: PONTOON_GAME_TURN_TIMR is not a setting and is ignored; did you mean PONTOON_GAME_TURN_TIMER?"`)
+	assert.NotContains(t, logs, "sekrit-value")
+
+	cmd := exec.Command(bin, "migrate")
+	cmd.Dir = t.TempDir()
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Contains(t, string(out), "config: warning: PONTOON_GAME_TURN_TIMR is not a setting and is ignored; did you mean PONTOON_GAME_TURN_TIMER?")
+	assert.NotContains(t, string(out), "sekrit-value")
+}

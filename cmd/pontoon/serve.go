@@ -84,6 +84,9 @@ func serve(parent context.Context, stderr io.Writer) error {
 		steadySysmon(cfg.Runtime.SteadySysmon, log) // before anything is opened: it may start the binary again
 		applyRuntime(cfg.Runtime, log)
 	}
+	for _, w := range config.UnknownEnv(nil) {
+		log.Warn("config: " + w)
+	}
 	// discordgo logs through a package variable; its session's level is set in OnSession.
 	discordgo.Logger = logging.Discordgo(log)
 	// So are its endpoints: requests, and the errors that quote them, name discord.api_url.
