@@ -134,4 +134,3 @@ func unknownRule(name, file string, fromEnv bool) error {
 	}
 	return fmt.Errorf("%s (house rules: %s)", msg, strings.Join(rules, ", "))
 }
-
