@@ -76,3 +76,14 @@ func TestMisspeltVariableIsWarnedOfAtStart(t *testing.T) {
 	assert.Contains(t, string(out), "config: warning: PONTOON_GAME_TURN_TIMR is not a setting and is ignored; did you mean PONTOON_GAME_TURN_TIMER?")
 	assert.NotContains(t, string(out), "sekrit-value")
 }
+
+// A house rule of the wrong kind is refused at start naming its key and variable, in
+// the configuration's words rather than the JSON decoder's.
+func TestAHouseRuleOfTheWrongKindNamesItsKey(t *testing.T) {
+	cmd := exec.Command(sharedBinary(t), "serve")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_GAME_RULES_MIN_STAKE=lots")
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err)
+	assert.Equal(t, "config: game.rules.min_stake is text, must be a number; set PONTOON_GAME_RULES_MIN_STAKE or game.rules.min_stake in the config file\n", string(out))
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -50,6 +51,18 @@ func loadConfig(stderr io.Writer, validate bool) (config.Config, error) {
 	return cfg, nil
 }
 
+// rulesError words an error of the house rules in the configuration's terms: a value
+// of the wrong kind names its key and variable instead of the decoder's Go types.
+func rulesError(err error) string {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) && typ.Field != "" {
+		key := "game.rules." + typ.Field
+		return fmt.Sprintf("config: %s is %s, must be %s; set %s or %s in the config file",
+			key, withArticle(typ.Value), jsonKind(typ.Type), config.EnvName(key), key)
+	}
+	return fmt.Sprintf("config: game.rules: %v", err)
+}
+
 // newLogger is the process's logger. Its handler scrubs every token and the database's
 // password from every line (logging.Redact), whichever package logs.
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
@@ -76,7 +89,7 @@ func serve(parent context.Context, stderr io.Writer) error {
 	}
 	rules, err := game.ParseRules(rulesJSON)
 	if err != nil {
-		fmt.Fprintln(stderr, "config: game.rules:", err)
+		fmt.Fprintln(stderr, rulesError(err))
 		return exitError{2}
 	}
 	log := newLogger(cfg, stderr)
