@@ -63,6 +63,14 @@ func TestDatabasePasswordIsNeverPrinted(t *testing.T) {
 	assert.Contains(t, out, "copy OK")
 	noPassword(out)
 
+	kv := filepath.Join(t.TempDir(), "host=127.0.0.1 password=sekrit-kv-pw dbname=test")
+	out, err = run(nil, "copy", "--from", file, "--to", kv)
+	require.Error(t, err, out)
+	assert.Contains(t, out, "is not a postgres:// URL")
+	noPassword(out)
+	_, err = os.Stat(kv)
+	assert.ErrorIs(t, err, os.ErrNotExist, "a key=value connection string is not taken for a file name")
+
 	// Nothing listens on port 1: the connection fails and says where it went.
 	down := "postgres://pontoon:sekrit-userinfo-pw@127.0.0.1:1/pontoon?connect_timeout=5&password=sekrit-query-pw"
 	out, err = run([]string{"PONTOON_DATABASE_URL=" + down}, "migrate")
