@@ -87,15 +87,10 @@ func newBackupCmd(stdout, stderr io.Writer) *cobra.Command {
 // names (database.url, else database.path), creating a missing SQLite file, and
 // runs f.
 func withStore(stderr io.Writer, f func(context.Context, config.Config, *store.Store) error) error {
-	cfg, err := loadConfig(stderr, false)
+	cfg, err := loadDatabaseConfig(stderr)
 	if err != nil {
 		return err
 	}
-	if err := cfg.Database.Validate(); err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitError{2}
-	}
-	printUnknownEnv(stderr)
 	return runOn(stderr, cfg, "", f)
 }
 
@@ -104,15 +99,10 @@ func withStore(stderr io.Writer, f func(context.Context, config.Config, *store.S
 // file that does not exist is refused instead of created, which would make an empty
 // database and find nothing wrong in it.
 func withExistingStore(stderr io.Writer, cmd string, args []string, f func(context.Context, config.Config, *store.Store) error) error {
-	cfg, err := loadConfig(stderr, false)
+	cfg, err := loadDatabaseConfig(stderr)
 	if err != nil {
 		return err
 	}
-	if err := cfg.Database.Validate(); err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitError{2}
-	}
-	printUnknownEnv(stderr)
 	if len(args) == 0 {
 		if cfg.Database.URL == "" {
 			if err := existingDatabase(cfg.Database.Path); err != nil {
@@ -139,11 +129,22 @@ func withExistingStore(stderr io.Writer, cmd string, args []string, f func(conte
 	return runOn(stderr, cfg, file, f)
 }
 
-// printUnknownEnv warns of each PONTOON_ variable that no setting reads.
-func printUnknownEnv(stderr io.Writer) {
+// loadDatabaseConfig loads the configuration for a command that needs the database
+// alone (no token), checks its database keys, and warns of each PONTOON_ variable
+// that no setting reads.
+func loadDatabaseConfig(stderr io.Writer) (config.Config, error) {
+	cfg, err := loadConfig(stderr, false)
+	if err != nil {
+		return cfg, err
+	}
+	if err := cfg.Database.Validate(); err != nil {
+		fmt.Fprintln(stderr, err)
+		return cfg, exitError{2}
+	}
 	for _, w := range config.UnknownEnv(nil) {
 		fmt.Fprintln(stderr, "config: warning: "+w)
 	}
+	return cfg, nil
 }
 
 // runOn opens the database cfg names and runs f on it. When the database is a scratch
