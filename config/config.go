@@ -321,7 +321,7 @@ func Load(path string, env map[string]string) (Config, error) {
 		if err := v.ReadConfig(bytes.NewReader(b)); err != nil {
 			return Config{}, fmt.Errorf("config: %s is not valid YAML: %s", file, oneLine(err.Error()))
 		}
-		if err := unknownKeys(v, file); err != nil {
+		if err := unknownKeys(b, file); err != nil {
 			return Config{}, err
 		}
 	}
@@ -372,9 +372,16 @@ func Load(path string, env map[string]string) (Config, error) {
 	return c, nil
 }
 
-// unknownKeys refuses keys in the file that no field reads: a typo there
-// would otherwise be ignored without a word.
-func unknownKeys(v *viper.Viper, file string) error {
+// unknownKeys refuses keys in the file (its YAML, already read once) that no
+// field reads: a typo there would otherwise be ignored without a word. It reads
+// the file alone, without the defaults, to tell an empty section from one that
+// holds a value.
+func unknownKeys(yaml []byte, file string) error {
+	v := viper.New()
+	v.SetConfigType("yaml")
+	if err := v.ReadConfig(bytes.NewReader(yaml)); err != nil {
+		return fmt.Errorf("config: %s is not valid YAML: %s", file, oneLine(err.Error()))
+	}
 	known := map[string]bool{}
 	for _, f := range fields {
 		known[f.key] = true
@@ -388,6 +395,9 @@ func unknownKeys(v *viper.Viper, file string) error {
 			return &Error{Key: rulesKey, Problem: "must be a mapping of rule names to values"}
 		}
 		if holds, ok := sectionKey(k); ok {
+			if v.Get(k) == nil {
+				continue // "discord:" with every key under it commented out
+			}
 			// "discord: oops": a value where the file must hold the section's keys.
 			return fmt.Errorf("config: %s in %s must be a section holding keys such as %s, not a single value", k, file, strings.Join(holds[:min(3, len(holds))], ", "))
 		}

@@ -17,6 +17,11 @@ func TestAValueWhereASectionBelongsIsRefusedAsSuch(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "config: discord in "+path+" must be a section holding keys such as discord.token, discord.application_id, discord.guild_id, not a single value", err.Error())
 
+	c, err := config.Load(writeFile(t, "discord:\n#  token: commented out\nlog:\n  level: warn\n"), noEnv)
+	require.NoError(t, err, "an empty section sets nothing")
+	assert.Equal(t, "warn", c.Log.Level)
+	assert.Equal(t, config.Default().Discord, c.Discord, "the section's keys keep their defaults")
+
 	_, err = config.Load(writeFile(t, "game: 5\n"), noEnv)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "config: game in ")
