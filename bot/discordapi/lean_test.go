@@ -1,4 +1,4 @@
-package bot_test
+package discordapi_test
 
 import (
 	"sync/atomic"
@@ -13,12 +13,13 @@ import (
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 )
 
-// TestLeanInteractionEvents: in a process with the bot package, discordgo hands a
+// TestLeanInteractionEvents: once LeanInteractionEvents has run, discordgo hands a
 // click to its sessions as a *discordapi.InteractionEvent, decoded without the message
 // it was on (but for its id and flags), and never as a *discordgo.InteractionCreate.
-// It fails if the bot's init stops swapping the decoder, or if a discordgo upgrade
-// stops consulting the table it swaps.
+// It fails if LeanInteractionEvents stops swapping the decoder, or if a discordgo
+// upgrade stops consulting the table it swaps.
 func TestLeanInteractionEvents(t *testing.T) {
+	discordapi.LeanInteractionEvents() // before any session of the test process opens
 	const guild, channel, member = "910000000000000001", "910000000000000002", "910000000000000011"
 	srv := discordtest.New(t)
 	srv.AddGuild(guild, "en-GB")
