@@ -143,7 +143,8 @@ const (
 )
 
 // newOpenAPI compiles named schemas (components.schemas) and the request body
-// schema of each operation. The schemas are changed in place (see integerStrings).
+// schema of each operation. The schemas are changed in place (see
+// discriminatedUnions and integerStrings).
 func newOpenAPI(schemas map[string]any, ops map[string]any) (*openAPI, error) {
 	names := make([]string, 0, len(ops))
 	for op := range ops {
