@@ -37,6 +37,10 @@ func UnknownEnv(env map[string]string) []string {
 			continue
 		}
 		msg := fmt.Sprintf("%s is not a setting and is ignored", name)
+		if key, gone := removedEnv(name); gone != "" {
+			out = append(out, fmt.Sprintf("%s is ignored: %s %s", name, key, gone))
+			continue
+		}
 		if near := closest(name, known); near != "" {
 			msg += fmt.Sprintf("; did you mean %s?", near)
 		}
@@ -44,6 +48,17 @@ func UnknownEnv(env map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// removedEnv returns the key a variable set before it was removed, and what became of
+// it, or "", "".
+func removedEnv(name string) (key, gone string) {
+	for k, g := range removedKeys {
+		if EnvName(k) == name {
+			return k, g
+		}
+	}
+	return "", ""
 }
 
 // sectionKey reports whether key is a section, a key that holds other keys (discord,

@@ -54,18 +54,20 @@ func TestAMisspeltHouseRuleNamesTheClosestRule(t *testing.T) {
 // settings, the house rules and the variables the tests read are not.
 func TestUnknownVariablesAreWarnedOfByName(t *testing.T) {
 	got := config.UnknownEnv(map[string]string{
-		"PONTOON_DISCORD_TOKN":         "sekrit-value",
-		"PONTOON_LOGLEVEL":             "debug",
-		"PONTOON_SOMETHING_ELSE":       "x",
-		"PONTOON_DATABASE_PATH":        "a.db",
-		"PONTOON_GAME_RULES_MAX_STAKE": "5",
-		"PONTOON_TEST_POSTGRES_URL":    "postgres://x",
-		"PONTOON_EMPTY":                "",
-		"HOME":                         "/root",
+		"PONTOON_DISCORD_TOKN":          "sekrit-value",
+		"PONTOON_LOGLEVEL":              "debug",
+		"PONTOON_SOMETHING_ELSE":        "x",
+		"PONTOON_DATABASE_PATH":         "a.db",
+		"PONTOON_GAME_RULES_MAX_STAKE":  "5",
+		"PONTOON_TEST_POSTGRES_URL":     "postgres://x",
+		"PONTOON_EMPTY":                 "",
+		"PONTOON_RUNTIME_STEADY_SYSMON": "true",
+		"HOME":                          "/root",
 	})
 	assert.Equal(t, []string{
 		"PONTOON_DISCORD_TOKN is not a setting and is ignored; did you mean PONTOON_DISCORD_TOKEN?",
 		"PONTOON_LOGLEVEL is not a setting and is ignored; did you mean PONTOON_LOG_LEVEL?",
+		"PONTOON_RUNTIME_STEADY_SYSMON is ignored: runtime.steady_sysmon was removed (the bot no longer starts itself again with a GODEBUG scheduler trace); delete it",
 		"PONTOON_SOMETHING_ELSE is not a setting and is ignored",
 	}, got)
 }
