@@ -2,6 +2,10 @@ package bot
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"strconv"
 	"sync"
 	"time"
@@ -16,8 +20,13 @@ import (
 // publisher keeps the public messages up to date: the table messages, bank offers and
 // auctions. It is the table package's Notifier: told of a change (possibly under a
 // table's lock), it only takes note; the edit happens later on its own goroutine, which
-// takes the table's lock just long enough to copy a Snapshot, then renders and calls
-// Discord with no lock held. So a slow or rate-limited edit never holds up a click.
+// copies a Snapshot (for a shared table under its hold, table.Manager's Hold), lets go,
+// then renders and calls Discord with no lock, hold or lease held. So a slow or
+// rate-limited edit never holds up a click, on this process or another.
+//
+// Each edit that Discord accepts records what the message was drawn from (a digest of
+// its rendering) in the store, so that after a restart only the messages that do not
+// show their table's latest state are drawn again (check).
 //
 // Table edits are coalesced: a burst of changes within EditDelay becomes one edit of the
 // latest state, and one edit per table is in flight at a time, which keeps well inside
@@ -34,28 +43,38 @@ type publisher struct {
 	workers sync.WaitGroup
 }
 
+// drawnStore keeps what each table message was last drawn from (check).
+type drawnStore interface {
+	SetTableDrawn(ctx context.Context, tableID int64, messageID, drawn string) error
+	TableDrawn(ctx context.Context, tableID int64, messageID string) (string, error)
+}
+
 // pubState is one table's edit state: dirty (its message is behind), scheduled (a
-// job is queued or waiting for EditDelay) and busy (a worker is editing it).
+// job is queued or waiting for EditDelay), busy (a worker is drawing it) and editing
+// (that worker's call to Discord is under way).
 //
 // answering counts the interactions whose own answer is updating the message (type 7,
-// see claim); soon asks for the next edit without waiting for EditDelay, because a
+// see claim), and answers every claim made: a worker that sees it move while it copied
+// the table was overtaken by an answer drawn from a newer state, and gives way; soon asks for the next edit without waiting for EditDelay, because a
 // member's click was acknowledged without an update and waits for this one. Edits and
 // answers of one table never overlap: two calls that replace the same message could land
 // in either order, and the older picture would then stay on the table (a member saw the
 // next round's buttons vanish again under them).
 type pubState struct {
-	t                            *table.Table
-	dirty, scheduled, busy, soon bool
-	answering                    int
-	idle                         chan struct{} // closed when the edit in progress (busy) is done
+	t                                     *table.Table
+	dirty, scheduled, busy, editing, soon bool
+	answering                             int
+	answers                               uint64
+	idle                                  chan struct{} // closed when the edit in progress (editing) is done
 }
 
-// pubJob is a table to redraw, or (post) one with no message to post, or (msg) another
-// public message to edit: an offer or an auction.
+// pubJob is a table to redraw, or (post) one with no message to post, or (check) one
+// to redraw only if its message does not show its state, or (msg) another public
+// message to edit: an offer or an auction.
 type pubJob struct {
-	t    *table.Table
-	post bool
-	msg  *msgJob
+	t           *table.Table
+	post, check bool
+	msg         *msgJob
 }
 
 type msgJob struct {
@@ -141,6 +160,18 @@ func (p *publisher) postLater(ts []*table.Table) {
 	p.wake.Broadcast()
 }
 
+// checkLater queues recovered tables whose message may be behind, for the workers to
+// redraw those whose message does not show their state (check); the edits are paced
+// by the rate limiter like any other.
+func (p *publisher) checkLater(ts []*table.Table) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, t := range ts {
+		p.queue = append(p.queue, pubJob{t: t, check: true})
+	}
+	p.wake.Broadcast()
+}
+
 func (p *publisher) work() {
 	defer p.workers.Done()
 	for {
@@ -160,10 +191,18 @@ func (p *publisher) work() {
 			p.repost(j.t)
 			continue
 		}
+		if j.check {
+			_, known := p.state[j.t.ID()]
+			p.mu.Unlock()
+			if !known { // else a change since the restart draws it anyway
+				p.check(j.t)
+			}
+			continue
+		}
 		if j.msg != nil {
 			p.mu.Unlock()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			p.edit(ctx, j.msg.channel, j.msg.id, j.msg.render(p.b.lang.public(ctx, j.msg.guild, "")))
+			_ = p.edit(ctx, j.msg.channel, j.msg.id, j.msg.render(p.b.lang.public(ctx, j.msg.guild, ""))) // logged
 			cancel()
 			continue
 		}
@@ -178,37 +217,157 @@ func (p *publisher) work() {
 			continue
 		}
 		st.scheduled, st.busy, st.dirty = false, true, false
-		st.idle = make(chan struct{})
+		gen := st.answers
 		p.mu.Unlock()
-
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		s, release := p.b.latest(ctx, j.t)
-		if s.MessageID != "" {
-			lang := p.b.lang.public(ctx, s.Guild, "")
-			p.editTable(ctx, &s, lang)
-		}
-		release()
-		cancel()
-
-		p.mu.Lock()
-		st.busy = false
-		close(st.idle)
-		switch {
-		case st.answering > 0:
-			// An answer waited for this edit and now updates the message; its release
-			// schedules what is still behind.
-		case st.dirty && (p.done || st.soon):
-			st.scheduled, st.soon = true, false
-			p.queue = append(p.queue, pubJob{t: j.t})
-			p.wake.Signal()
-		case st.dirty:
-			st.scheduled = true
-			p.b.opt.EditAfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: j.t}) })
-		case st.answering == 0:
-			delete(p.state, j.t.ID())
-		}
-		p.mu.Unlock()
+		p.draw(j.t, st, gen)
 	}
+}
+
+// draw brings a table's message up to date, for a worker that has made st busy: it
+// copies the table's state (under the table's hold when tables are shared), lets go,
+// and edits. The message's digest is recorded once Discord has the edit; a table of
+// replicas is then looked at again, since an answer on another replica may have drawn
+// a newer state that this slower edit has just covered.
+func (p *publisher) draw(t *table.Table, st *pubState, gen uint64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, ok := p.snapshot(ctx, t)
+	var (
+		lang string
+		m    view.Message
+	)
+	if ok && s.MessageID != "" {
+		lang = p.b.lang.public(ctx, s.Guild, "")
+		m = p.b.view.Table(lang, &s)
+	}
+	p.mu.Lock()
+	if !ok || st.answering > 0 || st.answers != gen {
+		// Not read (tried again, unless the bot is closing), or an answer updating the
+		// message in place got there first with a state newer than this copy: draw
+		// again after it.
+		st.busy, st.dirty = false, ok || !p.done
+		p.settle(t, st)
+		p.mu.Unlock()
+		return
+	}
+	st.editing = true
+	st.idle = make(chan struct{})
+	p.mu.Unlock()
+
+	digest, edited := "", false
+	if s.MessageID != "" {
+		digest = drawnDigest(m, view.PictureMoment(&s))
+		edited = p.editTable(ctx, &s, lang, m) == nil
+	}
+	p.mu.Lock()
+	st.editing = false
+	close(st.idle)
+	p.mu.Unlock()
+
+	// Claims waiting for the edit go on now: what follows takes the table's hold, which
+	// their interactions keep.
+	behind := false
+	if edited {
+		if err := p.b.st.SetTableDrawn(ctx, s.ID, s.MessageID, digest); err != nil {
+			p.b.log.Warn("table message's drawing not recorded; a restart draws it again", "table", s.ID, "err", err)
+		}
+		behind = p.b.shared() && !p.shows(ctx, t, digest)
+	}
+	p.mu.Lock()
+	st.busy = false
+	st.dirty = st.dirty || behind
+	p.settle(t, st)
+	p.mu.Unlock()
+}
+
+// settle schedules what a table still needs once a worker is done with it. p.mu is held.
+func (p *publisher) settle(t *table.Table, st *pubState) {
+	switch {
+	case st.answering > 0:
+		// An answer waited for this edit and now updates the message; its release
+		// schedules what is still behind.
+	case st.dirty && (p.done || st.soon):
+		st.scheduled, st.soon = true, false
+		p.queue = append(p.queue, pubJob{t: t})
+		p.wake.Signal()
+	case st.dirty:
+		st.scheduled = true
+		p.b.opt.EditAfterFunc(p.b.opt.EditDelay, func() { p.enqueue(pubJob{t: t}) })
+	default:
+		if p.state[t.ID()] == st {
+			delete(p.state, t.ID())
+		}
+	}
+}
+
+// snapshot copies the table's state for a public edit. A table of replicas is read
+// under its hold, which reloads it when another replica changed it, and the hold ends
+// before any call to Discord; when it cannot be had, nothing is drawn (false) rather
+// than a copy that may be stale, and the edit is tried again. Any other table is the
+// copy in memory.
+func (p *publisher) snapshot(ctx context.Context, t *table.Table) (table.Snapshot, bool) {
+	b := p.b
+	if !b.shared() {
+		return t.Snapshot(), true
+	}
+	release, err := b.tables.Hold(ctx, t.ID())
+	if err != nil {
+		b.log.Warn("table edit: table not held; tried again later", "table", t.ID(), "err", err)
+		return table.Snapshot{}, false
+	}
+	defer release()
+	cur, err := b.tables.Get(ctx, t.ID())
+	var refusal *table.Refusal
+	switch {
+	case err == nil:
+		return cur.Snapshot(), true
+	case errors.As(err, &refusal):
+		// Closed: the copy of the process that closed it says so.
+		s := t.Snapshot()
+		return s, s.Closed
+	default:
+		b.log.Warn("table edit: table not loaded; tried again later", "table", t.ID(), "err", err)
+		return table.Snapshot{}, false
+	}
+}
+
+// shows reports whether the table's latest state renders to digest, for a table of
+// replicas after an edit: false asks for another edit. Unknown counts as shown (the
+// table could not be read, so nothing better can be drawn now).
+func (p *publisher) shows(ctx context.Context, t *table.Table, digest string) bool {
+	s, ok := p.snapshot(ctx, t)
+	if !ok || s.MessageID == "" {
+		return true
+	}
+	return drawnDigest(p.b.view.Table(p.b.lang.public(ctx, s.Guild, ""), &s), view.PictureMoment(&s)) == digest
+}
+
+// check draws a recovered table's message again only if it does not show the
+// table's state: its rendering now is compared with what the message was last drawn
+// from, as the store recorded it. So a restart over idle tables sends nothing.
+func (p *publisher) check(t *table.Table) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, ok := p.snapshot(ctx, t)
+	if ok && s.MessageID != "" {
+		digest := drawnDigest(p.b.view.Table(p.b.lang.public(ctx, s.Guild, ""), &s), view.PictureMoment(&s))
+		drawn, err := p.b.st.TableDrawn(ctx, s.ID, s.MessageID)
+		if err == nil && drawn == digest {
+			return
+		}
+	}
+	p.Changed(t)
+}
+
+// drawnDigest is what a table message is drawn from, as the store keeps it: a digest of
+// its rendering and its picture moment.
+func drawnDigest(m view.Message, moment string) string {
+	h := sha256.New()
+	if err := json.NewEncoder(h).Encode(m); err != nil {
+		return "" // matches nothing: the message is drawn
+	}
+	h.Write([]byte(moment))
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // claim reserves the table message for the answer of an interaction that updates it in
@@ -220,12 +379,11 @@ func (p *publisher) work() {
 // snapshot after a successful claim, so that it is at least as new as anything the
 // publisher has drawn.
 //
-// Replicas need no claim: there the answer and the publisher's edit each hold the
-// table's lease (scale.go), which orders them already.
+// On replicas the answer is made under the table's hold, and so is the publisher's copy
+// of the table before its edit: a claim either comes first (the publisher's copy then
+// gives way, see draw) or finds the edit under way. An edit on another replica is not
+// waited for: that replica looks at the table again once its edit is done (shows).
 func (p *publisher) claim(ctx context.Context, t *table.Table) (release func(), ok bool) {
-	if p.b.shared() {
-		return func() {}, true
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	st := p.state[t.ID()]
@@ -234,10 +392,11 @@ func (p *publisher) claim(ctx context.Context, t *table.Table) (release func(), 
 		p.state[t.ID()] = st
 	}
 	st.answering++ // from here no new edit starts
-	if st.busy {
+	st.answers++
+	if st.editing {
 		timer := time.NewTimer(p.b.opt.EditWait)
 		defer timer.Stop()
-		for st.busy {
+		for st.editing {
 			idle := st.idle
 			p.mu.Unlock()
 			select {
@@ -246,7 +405,7 @@ func (p *publisher) claim(ctx context.Context, t *table.Table) (release func(), 
 			case <-ctx.Done():
 			}
 			p.mu.Lock()
-			if st.busy {
+			if st.editing {
 				st.answering--
 				st.dirty, st.soon = true, true
 				return nil, false
@@ -281,16 +440,18 @@ func (p *publisher) unclaim(id int64, st *pubState) {
 
 // edit replaces a message whole. Components go as an empty list when there are none:
 // Discord keeps the old ones when the field is null.
-func (p *publisher) edit(ctx context.Context, channel, id string, m view.Message) {
+func (p *publisher) edit(ctx context.Context, channel, id string, m view.Message) error {
 	edit := wholeEdit(channel, id, m)
 	for _, e := range *edit.Embeds {
 		if e.Type == "" {
 			e.Type = discordgo.EmbedTypeRich // as discordgo sets it
 		}
 	}
-	if err := discordapi.Edit(ctx, p.b.s, edit); err != nil {
+	err := discordapi.Edit(ctx, p.b.s, edit)
+	if err != nil {
 		p.b.log.Warn("message not edited", "channel", channel, "err", err)
 	}
+	return err
 }
 
 // wholeEdit is an edit that replaces the message whole: content, embeds and

@@ -8,7 +8,7 @@ import (
 )
 
 // SetTableMessage records the public message that shows a table (one per table; a new
-// one replaces the old).
+// one replaces the old, and what the old one was drawn from is forgotten).
 func (s *Store) SetTableMessage(ctx context.Context, tableID int64, messageID string) error {
 	if messageID == "" {
 		return invalid("message id is empty")
@@ -18,7 +18,7 @@ func (s *Store) SetTableMessage(ctx context.Context, tableID int64, messageID st
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO table_messages (table_id, message_id) VALUES (?, ?)
-			ON CONFLICT (table_id) DO UPDATE SET message_id = excluded.message_id`, tableID, messageID); err != nil {
+			ON CONFLICT (table_id) DO UPDATE SET message_id = excluded.message_id, drawn = NULL`, tableID, messageID); err != nil {
 			return fmt.Errorf("store: table message: %w", err)
 		}
 		return nil
@@ -41,4 +41,39 @@ func (s *Store) TableMessage(ctx context.Context, tableID int64) (string, error)
 		return "", fmt.Errorf("store: table message: %w", err)
 	}
 	return id, nil
+}
+
+// SetTableDrawn records what the table's message messageID was last drawn from (a
+// digest of its rendering), once Discord has accepted the draw. It records nothing
+// when messageID is no longer the table's message (a repost replaced it meanwhile).
+func (s *Store) SetTableDrawn(ctx context.Context, tableID int64, messageID, drawn string) error {
+	if messageID == "" || drawn == "" {
+		return invalid("message id and digest must not be empty")
+	}
+	return s.write(ctx, "SetTableDrawn", func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE table_messages SET drawn = ? WHERE table_id = ? AND message_id = ?`,
+			drawn, tableID, messageID); err != nil {
+			return fmt.Errorf("store: table drawn: %w", err)
+		}
+		return nil
+	})
+}
+
+// TableDrawn returns what the table's message messageID was last drawn from, or ""
+// when that is not known (never recorded, or messageID is not the table's message).
+func (s *Store) TableDrawn(ctx context.Context, tableID int64, messageID string) (string, error) {
+	tx, err := s.beginRead(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback()
+	var drawn sql.NullString
+	err = tx.QueryRowContext(ctx, `SELECT drawn FROM table_messages WHERE table_id = ? AND message_id = ?`, tableID, messageID).Scan(&drawn)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: table drawn: %w", err)
+	}
+	return drawn.String, nil
 }

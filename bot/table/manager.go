@@ -491,23 +491,24 @@ type restartState int
 
 const (
 	restartNone  restartState = iota
-	restartRound              // its round was recovered (or it closed): redraw its message
+	restartRound              // its round was recovered, it changed lately, or it closed: its message may be behind
 	restartPost               // it has no message: post one
 )
 
-// Resume arms the timers of the recovered rounds and asks for their messages to be
-// redrawn, once the gateway is open; it returns the tables that have no message, for
-// the caller to post. Shared tables' turn timers are the store's: Resume starts polling
-// them (deadlines.go). It takes one table's lock at a time and never the manager's with
-// it.
-func (m *Manager) Resume() (unposted []*Table) {
+// Resume arms the timers of the recovered rounds once the gateway is open, and returns
+// the tables whose message may be behind (a recovered round, a recent change, a close),
+// for the caller to redraw where the message does not show the table's state, and the
+// tables that have no message, for the caller to post. Shared tables' turn timers are
+// the store's: Resume starts polling them (deadlines.go). It takes one table's lock at
+// a time and never the manager's with it.
+func (m *Manager) Resume() (redraw, unposted []*Table) {
 	defer m.startPolling()
 	for _, t := range m.Tables() {
 		t.mu.Lock()
 		switch t.restart {
 		case restartRound:
 			t.armTimer()
-			m.n.Changed(t)
+			redraw = append(redraw, t)
 		case restartPost:
 			t.armTimer()
 			unposted = append(unposted, t)
@@ -519,7 +520,7 @@ func (m *Manager) Resume() (unposted []*Table) {
 			m.forget(t)
 		}
 	}
-	return unposted
+	return redraw, unposted
 }
 
 func jsonConfig(c Config) (string, error) {
