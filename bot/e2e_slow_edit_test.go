@@ -103,8 +103,8 @@ func TestJoinsDuringASlowTableEditAreApplied(t *testing.T) {
 	h.noFailures()
 }
 
-// A restart within minutes of play, over tables opened minutes before whose messages
-// show their state, edits none of them; the one table whose last change (a kitty top-up) was lost with
+// A restart within minutes of play, over tables opened and joined minutes before
+// whose messages show their state, edits none of them; the one table whose last change (a kitty top-up) was lost with
 // its edit at the stop is drawn again, once.
 func TestRestartRedrawsOnlyTheMessageThatIsBehind(t *testing.T) {
 	const n = 40
@@ -126,6 +126,13 @@ func TestRestartRedrawsOnlyTheMessageThatIsBehind(t *testing.T) {
 		_, err := h.fake.Command(guildID, ch, alice, "pontoon", sub("start"))
 		require.NoError(t, err)
 		require.Eventually(t, func() bool { return tableIn(ch) != nil }, 10*time.Second, 5*time.Millisecond)
+		// A join: the table's last drawing is the Join's own answer.
+		m := tableIn(ch)
+		join, ok := customID(m, "pt:join:", "")
+		require.True(t, ok)
+		r, err := h.fake.Click(ch, m.ID, bob, join)
+		require.NoError(t, err)
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type)
 	}
 	quiet(h, 300*time.Millisecond, 30*time.Second) // every table's edits are done
 	h.stopLosingTableEdits("Kitty: 180 chips", func() {
@@ -150,4 +157,19 @@ func TestRestartRedrawsOnlyTheMessageThatIsBehind(t *testing.T) {
 	assert.Zero(t, idle, "the restart sent %d requests about %d tables whose messages showed their state", idle, n)
 	assert.Equal(t, 1, behind, "the table whose change was lost is drawn once")
 	h.noFailures()
+}
+
+// Discord refuses the answer of a Join that would have shown the new seat on the
+// table message: the join stands, and the publisher's edit shows it.
+func TestAJoinWhoseAnswerWasRefusedIsShownByAnEdit(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	quiet(h, 300*time.Millisecond, 30*time.Second)
+	h.fake.FailNext("POST /interactions/", 1, 500, 0, "500: Internal Server Error")
+	m := h.tableMessage()
+	join, ok := customID(m, "pt:join:", "")
+	require.True(t, ok)
+	_, _ = h.fake.Click(channelID, m.ID, carol, join) // its answer is refused
+	seatedInStore(t, h, alice, bob, carol)
+	h.waitTable("<@" + carol + ">")
 }

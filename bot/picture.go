@@ -65,11 +65,10 @@ func withPicture(m view.Message) view.Message {
 	return m
 }
 
-// publicTable renders the public table message for an interaction's type 7 update. The
-// update sends no attachments field, so Discord keeps the message's picture, and the
-// embed keeps pointing at it when there is one.
-func (b *Bot) publicTable(lang string, s *table.Snapshot) view.Message {
-	m := b.view.Table(lang, s)
+// publicTable is the public table message m, the snapshot's rendering, for an
+// interaction's type 7 update. The update sends no attachments field, so Discord keeps
+// the message's picture, and the embed keeps pointing at it when there is one.
+func (b *Bot) publicTable(s *table.Snapshot, m view.Message) view.Message {
 	if s.MessageID != "" && b.pics.shown(s.ID, s.MessageID) {
 		m = withPicture(m)
 	}

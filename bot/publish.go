@@ -69,12 +69,18 @@ type pubState struct {
 }
 
 // pubJob is a table to redraw, or (post) one with no message to post, or (check) one
-// to redraw only if its message does not show its state, or (msg) another public
-// message to edit: an offer or an auction.
+// to redraw only if its message does not show its state, or (drawn) one whose message
+// an answer redrew, to record, or (msg) another public message to edit: an offer or an
+// auction.
 type pubJob struct {
 	t           *table.Table
 	post, check bool
+	drawn       *drawnJob
 	msg         *msgJob
+}
+
+type drawnJob struct {
+	message, digest string
 }
 
 type msgJob struct {
@@ -189,6 +195,15 @@ func (p *publisher) work() {
 		if j.post {
 			p.mu.Unlock()
 			p.repost(j.t)
+			continue
+		}
+		if j.drawn != nil {
+			p.mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			if err := p.b.st.SetTableDrawn(ctx, j.t.ID(), j.drawn.message, j.drawn.digest); err != nil {
+				p.b.log.Warn("table message's drawing not recorded; a restart draws it again", "table", j.t.ID(), "err", err)
+			}
+			cancel()
 			continue
 		}
 		if j.check {
@@ -414,6 +429,26 @@ func (p *publisher) claim(ctx context.Context, t *table.Table) (release func(), 
 	}
 	var once sync.Once
 	return func() { once.Do(func() { p.unclaim(t.ID(), st) }) }, true
+}
+
+// answered is told by an interaction that updates the table message in place, with a
+// rendering whose digest is digest, whether its answer reached Discord (see
+// ictx.drew): delivered, what the message now shows is recorded, as for an edit of the
+// publisher's; not delivered, the message is behind, and the publisher draws it.
+func (p *publisher) answered(t *table.Table, message, digest string) func(delivered bool) {
+	return func(delivered bool) {
+		if !delivered || message == "" {
+			p.Changed(t)
+			return
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.stopped {
+			return
+		}
+		p.queue = append(p.queue, pubJob{t: t, drawn: &drawnJob{message: message, digest: digest}})
+		p.wake.Signal()
+	}
 }
 
 func (p *publisher) unclaim(id int64, st *pubState) {

@@ -61,8 +61,17 @@ var ErrBusy = errors.New("table: another process holds the table")
 // context; an entry lives while someone holds or waits for it, so the map stays as
 // small as the tables being worked on.
 type holds struct {
-	mu sync.Mutex
-	m  map[int64]*holdSlot
+	mu  sync.Mutex
+	m   map[int64]*holdSlot
+	ttl time.Duration // the leases' length; leaseTTL when 0 (tests shorten it)
+}
+
+// lease is how long a lease runs from its claim or renewal, and how often it is renewed.
+func (h *holds) lease() (ttl, every time.Duration) {
+	if h.ttl > 0 {
+		return h.ttl, h.ttl / 3
+	}
+	return leaseTTL, renewEvery
 }
 
 type holdSlot struct {
@@ -136,8 +145,9 @@ func (m *Manager) Hold(ctx context.Context, id int64) (release func(), err error
 		var once sync.Once
 		return func() { once.Do(func() { m.holds.put(id, slot, true) }) }, nil
 	}
+	ttl, _ := m.holds.lease()
 	for wait := 2 * time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		claimed, current, err := sh.ClaimTable(ctx, id, m.opt.Holder, m.now(), leaseTTL)
+		claimed, current, err := sh.ClaimTable(ctx, id, m.opt.Holder, m.now(), ttl)
 		if err != nil {
 			m.holds.put(id, slot, true)
 			if ctx.Err() != nil {
@@ -183,14 +193,15 @@ func (m *Manager) renew(id int64) (stop func()) {
 		stopped bool
 		timer   *time.Timer
 	)
+	ttl, every := m.holds.lease()
 	tick := func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if stopped {
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), renewEvery)
-		claimed, _, err := m.opt.Shared.ClaimTable(ctx, id, m.opt.Holder, m.now(), leaseTTL)
+		ctx, cancel := context.WithTimeout(context.Background(), every)
+		claimed, _, err := m.opt.Shared.ClaimTable(ctx, id, m.opt.Holder, m.now(), ttl)
 		cancel()
 		switch {
 		case err != nil:
@@ -198,11 +209,11 @@ func (m *Manager) renew(id int64) (stop func()) {
 		case !claimed:
 			m.log.Error("table lease lapsed and was taken while held", "table", id)
 		}
-		timer.Reset(renewEvery)
+		timer.Reset(every)
 	}
 	// The timer runs on real time, as the work it outlasts does.
 	mu.Lock()
-	timer = time.AfterFunc(renewEvery, tick)
+	timer = time.AfterFunc(every, tick)
 	mu.Unlock()
 	return func() {
 		mu.Lock()
