@@ -522,10 +522,27 @@ func (p *publisher) post(ctx context.Context, t *table.Table, lang string) error
 		log.Error("table message not posted", "err", err)
 		return err
 	}
-	if err := t.SetMessage(ctx, sent.ID); err != nil {
+	if err := p.setMessage(ctx, t, sent.ID); err != nil {
 		log.Error("table message not recorded", "err", err)
 	}
 	return nil
+}
+
+// setMessage records the table's message on the table as it now stands: under the
+// table's hold, on the copy Get returns. Tables of replicas may have been dropped and
+// loaded again since t was handed over (the first hold of a new table's lease reloads
+// it), and a copy loaded before the message was recorded would otherwise never learn
+// it, and its message would never be edited again.
+func (p *publisher) setMessage(ctx context.Context, t *table.Table, id string) error {
+	release, err := p.b.tables.Hold(ctx, t.ID())
+	if err != nil {
+		return err
+	}
+	defer release()
+	if cur, err := p.b.tables.Get(ctx, t.ID()); err == nil {
+		t = cur
+	}
+	return t.SetMessage(ctx, id)
 }
 
 // repost gives a table that has no recorded message one after a restart: the message a
@@ -537,7 +554,7 @@ func (p *publisher) repost(t *table.Table) {
 	s := t.Snapshot()
 	lang := p.b.lang.public(ctx, s.Guild, "")
 	if id := p.findOrphan(ctx, &s); id != "" {
-		if err := t.SetMessage(ctx, id); err != nil {
+		if err := p.setMessage(ctx, t, id); err != nil {
 			p.b.log.Error("table message not recorded", "table", s.ID, "err", err)
 		}
 		return // SetMessage asked for the redraw
