@@ -240,7 +240,7 @@ func (b *Bot) Start(ctx context.Context) error {
 	b.pub.start()
 	b.log.Info("pontoon bot ready", "app", b.appID, "guild_scope", b.opt.GuildID, "tables", len(b.tables.Tables()))
 	redraw, unposted := b.tables.Resume()
-	b.pub.checkLater(redraw)
+	b.pub.checkLater(redraw, b.tables.Recent())
 	b.pub.postLater(unposted)
 	return nil
 }

@@ -41,6 +41,9 @@ type publisher struct {
 	done    bool // no more table changes: Close has begun
 	stopped bool // the workers have finished
 	workers sync.WaitGroup
+	// checks counts the restart's checks still to make, and behind those that found a
+	// message behind its table (check).
+	checks, behind int
 }
 
 // drawnStore keeps what each table message was last drawn from (check).
@@ -74,6 +77,7 @@ type pubState struct {
 // auction.
 type pubJob struct {
 	t           *table.Table
+	load        int64 // for check: the table to load first, when t is nil
 	post, check bool
 	drawn       *drawnJob
 	msg         *msgJob
@@ -166,14 +170,22 @@ func (p *publisher) postLater(ts []*table.Table) {
 	p.wake.Broadcast()
 }
 
-// checkLater queues recovered tables whose message may be behind, for the workers to
-// redraw those whose message does not show their state (check); the edits are paced
-// by the rate limiter like any other.
-func (p *publisher) checkLater(ts []*table.Table) {
+// checkLater queues tables whose message may be behind after a restart, for the
+// workers to redraw those whose message does not show their state (check): recovered
+// ones (ts), and those changed lately that are still on disk (ids), which a worker loads
+// first. The edits are paced by the rate limiter like any other.
+func (p *publisher) checkLater(ts []*table.Table, ids []int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, t := range ts {
 		p.queue = append(p.queue, pubJob{t: t, check: true})
+	}
+	for _, id := range ids {
+		p.queue = append(p.queue, pubJob{load: id, check: true})
+	}
+	p.checks += len(ts) + len(ids)
+	if p.checks == 0 {
+		p.b.log.Info("table messages checked after the start", "tables", 0, "behind", 0)
 	}
 	p.wake.Broadcast()
 }
@@ -207,11 +219,8 @@ func (p *publisher) work() {
 			continue
 		}
 		if j.check {
-			_, known := p.state[j.t.ID()]
 			p.mu.Unlock()
-			if !known { // else a change since the restart draws it anyway
-				p.check(j.t)
-			}
+			p.check(j.t, j.load)
 			continue
 		}
 		if j.msg != nil {
@@ -360,9 +369,36 @@ func (p *publisher) shows(ctx context.Context, t *table.Table, digest string) bo
 // check draws a recovered table's message again only if it does not show the
 // table's state: its rendering now is compared with what the message was last drawn
 // from, as the store recorded it. So a restart over idle tables sends nothing.
-func (p *publisher) check(t *table.Table) {
+func (p *publisher) check(t *table.Table, load int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	behind := false
+	defer func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if behind {
+			p.behind++
+		}
+		if p.checks--; p.checks == 0 {
+			// Operators (and the restart benchmark) learn when the pass is over.
+			p.b.log.Info("table messages checked after the start", "behind", p.behind)
+		}
+	}()
+	if t == nil {
+		var err error
+		if t, err = p.b.tables.LoadRecent(ctx, load); err != nil {
+			if !errors.As(err, new(*table.Refusal)) {
+				p.b.log.Warn("table changed before the start not loaded; its message is not checked", "table", load, "err", err)
+			}
+			return
+		}
+	}
+	p.mu.Lock()
+	_, known := p.state[t.ID()]
+	p.mu.Unlock()
+	if known {
+		return // a change since the start draws it anyway
+	}
 	s, ok := p.snapshot(ctx, t)
 	if ok && s.MessageID != "" {
 		digest := drawnDigest(p.b.view.Table(p.b.lang.public(ctx, s.Guild, ""), &s), view.PictureMoment(&s))
@@ -371,6 +407,7 @@ func (p *publisher) check(t *table.Table) {
 			return
 		}
 	}
+	behind = true
 	p.Changed(t)
 }
 
