@@ -84,8 +84,8 @@ type Manager struct {
 	auctions map[int64]*Auction
 	closed   bool
 	inflight sync.WaitGroup
-	holds    holds // shared tables' leases, per table (shared.go)
-	poll     Timer // the next poll of the store's turn deadlines (deadlines.go), when shared
+	holds    holds   // shared tables' leases, per table (shared.go)
+	poll     Timer   // the next poll of the store's turn deadlines (deadlines.go), when shared
 	recent   []int64 // tables changed lately that Recover left on disk, for Recent
 }
 
@@ -331,8 +331,10 @@ func (m *Manager) Open(ctx context.Context, p OpenParams) (*Table, Snapshot, err
 // before its message was posted or recorded). A round that cannot be trusted is reported
 // and its table refuses play until a member who may manage the server resolves it (see
 // Resolve); nothing is lost. A table whose stop was asked for and whose round settled
-// before the restart closes now. Every other open table stays on disk until a member
-// uses it, so memory grows with the tables in use, not with the tables open.
+// before the restart closes now. The tables changed in the minutes before are only
+// listed (Recent), for the caller to load and check once it is ready. Every other open
+// table stays on disk until a member uses it, so memory grows with the tables in use,
+// not with the tables open.
 func (m *Manager) Recover(ctx context.Context) error {
 	rebuilt, err := m.st.RecoverRounds(ctx)
 	if err != nil {
