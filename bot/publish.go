@@ -15,6 +15,7 @@ import (
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
+	"github.com/pontoon-bot/pontoon/store"
 )
 
 // publisher keeps the public messages up to date: the table messages, bank offers and
@@ -34,23 +35,37 @@ import (
 type publisher struct {
 	b *Bot
 
-	mu      sync.Mutex // a leaf: nothing else is locked while it is held
-	wake    *sync.Cond
-	state   map[int64]*pubState
-	queue   []pubJob
+	mu    sync.Mutex // a leaf: nothing else is locked while it is held
+	wake  *sync.Cond
+	state map[int64]*pubState
+	queue []pubJob
+	// checks after a restart wait here until queue is empty: a member's table is
+	// redrawn before the thousands a restart looks at. Close drops them (the next start
+	// looks again).
+	later   []pubJob
 	done    bool // no more table changes: Close has begun
 	stopped bool // the workers have finished
 	workers sync.WaitGroup
 	// checks counts the restart's checks still to make, and behind those that found a
 	// message behind its table (check).
 	checks, behind int
+	// drawn is what each table message was drawn from since the last write of it
+	// (noteDrawn); flushing says a write is due in drawnEvery.
+	drawn    map[int64]store.TableDrawn
+	flushing bool
 }
 
 // drawnStore keeps what each table message was last drawn from (check).
 type drawnStore interface {
-	SetTableDrawn(ctx context.Context, tableID int64, messageID, drawn string) error
+	SetTablesDrawn(ctx context.Context, drawn []store.TableDrawn) error
 	TableDrawn(ctx context.Context, tableID int64, messageID string) (string, error)
 }
+
+// drawnEvery is how often what the messages were drawn from is written, in one
+// transaction for every table drawn since: a write per edit would cost as much as the
+// clicks themselves. A kill loses at most this much of it, and a restart then redraws
+// those few tables once.
+const drawnEvery = 2 * time.Second
 
 // pubState is one table's edit state: dirty (its message is behind), scheduled (a
 // job is queued or waiting for EditDelay), busy (a worker is drawing it) and editing
@@ -72,19 +87,13 @@ type pubState struct {
 }
 
 // pubJob is a table to redraw, or (post) one with no message to post, or (check) one
-// to redraw only if its message does not show its state, or (drawn) one whose message
-// an answer redrew, to record, or (msg) another public message to edit: an offer or an
-// auction.
+// to redraw only if its message does not show its state, or (msg) another public
+// message to edit: an offer or an auction.
 type pubJob struct {
 	t           *table.Table
 	load        int64 // for check: the table to load first, when t is nil
 	post, check bool
-	drawn       *drawnJob
 	msg         *msgJob
-}
-
-type drawnJob struct {
-	message, digest string
 }
 
 type msgJob struct {
@@ -131,6 +140,42 @@ func (p *publisher) close() {
 	p.mu.Lock()
 	p.stopped = true
 	p.mu.Unlock()
+	p.flushDrawn()
+}
+
+// noteDrawn remembers that the table message now shows what digest was drawn from,
+// for the next write (flushDrawn).
+func (p *publisher) noteDrawn(tableID int64, message, digest string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn == nil {
+		p.drawn = map[int64]store.TableDrawn{}
+	}
+	p.drawn[tableID] = store.TableDrawn{TableID: tableID, MessageID: message, Drawn: digest}
+	if !p.flushing && !p.stopped {
+		p.flushing = true
+		time.AfterFunc(drawnEvery, p.flushDrawn)
+	}
+}
+
+// flushDrawn writes what the messages drawn since the last write were drawn from.
+func (p *publisher) flushDrawn() {
+	p.mu.Lock()
+	drawn := make([]store.TableDrawn, 0, len(p.drawn))
+	for _, d := range p.drawn {
+		drawn = append(drawn, d)
+	}
+	clear(p.drawn)
+	p.flushing = false
+	p.mu.Unlock()
+	if len(drawn) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := p.b.st.SetTablesDrawn(ctx, drawn); err != nil {
+		p.b.log.Warn("what table messages were drawn from not recorded; a restart draws them again", "tables", len(drawn), "err", err)
+	}
 }
 
 // Changed implements table.Notifier.
@@ -178,10 +223,10 @@ func (p *publisher) checkLater(ts []*table.Table, ids []int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, t := range ts {
-		p.queue = append(p.queue, pubJob{t: t, check: true})
+		p.later = append(p.later, pubJob{t: t, check: true})
 	}
 	for _, id := range ids {
-		p.queue = append(p.queue, pubJob{load: id, check: true})
+		p.later = append(p.later, pubJob{load: id, check: true})
 	}
 	p.checks += len(ts) + len(ids)
 	if p.checks == 0 {
@@ -194,28 +239,26 @@ func (p *publisher) work() {
 	defer p.workers.Done()
 	for {
 		p.mu.Lock()
-		for len(p.queue) == 0 && !p.done {
+		for len(p.queue) == 0 && len(p.later) == 0 && !p.done {
 			p.wake.Wait()
 		}
-		if len(p.queue) == 0 {
+		var j pubJob
+		switch {
+		case len(p.queue) > 0:
+			j = p.queue[0]
+			p.queue[0] = pubJob{}
+			p.queue = p.queue[1:]
+		case len(p.later) > 0 && !p.done:
+			j = p.later[0]
+			p.later[0] = pubJob{}
+			p.later = p.later[1:]
+		default:
 			p.mu.Unlock()
 			return
 		}
-		j := p.queue[0]
-		p.queue[0] = pubJob{}
-		p.queue = p.queue[1:]
 		if j.post {
 			p.mu.Unlock()
 			p.repost(j.t)
-			continue
-		}
-		if j.drawn != nil {
-			p.mu.Unlock()
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			if err := p.b.st.SetTableDrawn(ctx, j.t.ID(), j.drawn.message, j.drawn.digest); err != nil {
-				p.b.log.Warn("table message's drawing not recorded; a restart draws it again", "table", j.t.ID(), "err", err)
-			}
-			cancel()
 			continue
 		}
 		if j.check {
@@ -292,9 +335,7 @@ func (p *publisher) draw(t *table.Table, st *pubState, gen uint64) {
 	// their interactions keep.
 	behind := false
 	if edited {
-		if err := p.b.st.SetTableDrawn(ctx, s.ID, s.MessageID, digest); err != nil {
-			p.b.log.Warn("table message's drawing not recorded; a restart draws it again", "table", s.ID, "err", err)
-		}
+		p.noteDrawn(s.ID, s.MessageID, digest)
 		behind = p.b.shared() && !p.shows(ctx, t, digest)
 	}
 	p.mu.Lock()
@@ -478,13 +519,7 @@ func (p *publisher) answered(t *table.Table, message, digest string) func(delive
 			p.Changed(t)
 			return
 		}
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		if p.stopped {
-			return
-		}
-		p.queue = append(p.queue, pubJob{t: t, drawn: &drawnJob{message: message, digest: digest}})
-		p.wake.Signal()
+		p.noteDrawn(t.ID(), message, digest)
 	}
 }
 

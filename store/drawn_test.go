@@ -21,7 +21,7 @@ func TestTableDrawnBelongsToItsMessage(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, d, "nothing drawn yet")
 
-		require.NoError(t, s.SetTableDrawn(ctx, tb.ID, "m-1", "d1"))
+		require.NoError(t, s.SetTablesDrawn(ctx, []TableDrawn{{TableID: tb.ID, MessageID: "m-1", Drawn: "d1"}}))
 		d, err = s.TableDrawn(ctx, tb.ID, "m-1")
 		require.NoError(t, err)
 		assert.Equal(t, "d1", d)
@@ -30,11 +30,11 @@ func TestTableDrawnBelongsToItsMessage(t *testing.T) {
 		d, err = s.TableDrawn(ctx, tb.ID, "m-2")
 		require.NoError(t, err)
 		assert.Empty(t, d, "a new message starts unknown")
-		require.NoError(t, s.SetTableDrawn(ctx, tb.ID, "m-1", "late"))
+		require.NoError(t, s.SetTablesDrawn(ctx, []TableDrawn{{TableID: tb.ID, MessageID: "m-1", Drawn: "late"}}))
 		d, err = s.TableDrawn(ctx, tb.ID, "m-2")
 		require.NoError(t, err)
 		assert.Empty(t, d, "a record about the old message changes nothing")
 
-		assert.Error(t, s.SetTableDrawn(ctx, tb.ID, "m-2", ""))
+		assert.Error(t, s.SetTablesDrawn(ctx, []TableDrawn{{TableID: tb.ID, MessageID: "m-2"}}))
 	})
 }

@@ -43,17 +43,31 @@ func (s *Store) TableMessage(ctx context.Context, tableID int64) (string, error)
 	return id, nil
 }
 
-// SetTableDrawn records what the table's message messageID was last drawn from (a
-// digest of its rendering), once Discord has accepted the draw. It records nothing
-// when messageID is no longer the table's message (a repost replaced it meanwhile).
-func (s *Store) SetTableDrawn(ctx context.Context, tableID int64, messageID, drawn string) error {
-	if messageID == "" || drawn == "" {
-		return invalid("message id and digest must not be empty")
+// TableDrawn is what a table's message was drawn from: a digest of its rendering.
+type TableDrawn struct {
+	TableID   int64
+	MessageID string
+	Drawn     string
+}
+
+// SetTablesDrawn records, in one transaction, what each table message was last drawn
+// from, once Discord has accepted the draws. A record about a message that is no
+// longer its table's (a repost replaced it meanwhile) changes nothing.
+func (s *Store) SetTablesDrawn(ctx context.Context, drawn []TableDrawn) error {
+	for _, d := range drawn {
+		if d.MessageID == "" || d.Drawn == "" {
+			return invalid("message id and digest must not be empty")
+		}
 	}
-	return s.write(ctx, "SetTableDrawn", func(tx *txn) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE table_messages SET drawn = ? WHERE table_id = ? AND message_id = ?`,
-			drawn, tableID, messageID); err != nil {
-			return fmt.Errorf("store: table drawn: %w", err)
+	if len(drawn) == 0 {
+		return nil
+	}
+	return s.write(ctx, "SetTablesDrawn", func(tx *txn) error {
+		for _, d := range drawn {
+			if _, err := tx.ExecContext(ctx, `UPDATE table_messages SET drawn = ? WHERE table_id = ? AND message_id = ?`,
+				d.Drawn, d.TableID, d.MessageID); err != nil {
+				return fmt.Errorf("store: tables drawn: %w", err)
+			}
 		}
 		return nil
 	})
