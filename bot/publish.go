@@ -55,6 +55,7 @@ type publisher struct {
 	// of it (noteDrawn); flushing says a write is due in drawnEvery.
 	drawn    map[int64]drawnAt
 	flushing bool
+	flushMu  sync.Mutex // held through each write of drawn, so that Close waits for one under way
 }
 
 // drawnStore keeps what each table message was last drawn from (check).
@@ -79,8 +80,9 @@ const (
 //
 // answering counts the interactions whose own answer is updating the message (type 7,
 // see claim), and answers every claim made: a worker that sees it move while it copied
-// the table was overtaken by an answer drawn from a newer state, and gives way; soon asks for the next edit without waiting for EditDelay, because a
-// member's click was acknowledged without an update and waits for this one. Edits and
+// the table was overtaken by an answer drawn from a newer state, and gives way. soon
+// asks for the next edit without waiting for EditDelay, because a member's click was
+// acknowledged without an update and waits for this one. Edits and
 // answers of one table never overlap: two calls that replace the same message could land
 // in either order, and the older picture would then stay on the table (a member saw the
 // next round's buttons vanish again under them).
@@ -172,6 +174,8 @@ func (p *publisher) noteDrawn(tableID int64, message, digest string) {
 // flushDrawn writes what the messages were drawn from: those quiet for drawnQuiet, or
 // all of them.
 func (p *publisher) flushDrawn(all bool) {
+	p.flushMu.Lock()
+	defer p.flushMu.Unlock()
 	p.mu.Lock()
 	var drawn []store.TableDrawn
 	quiet := time.Now().Add(-drawnQuiet)
