@@ -25,6 +25,10 @@ import (
 // A figure, not a pass or fail.
 //
 //	go test ./cmd/pontoon -run XXX -bench RestartOverOpenTables -benchtime 1x
+//
+// On a 2-vCPU machine busy with other work (2026-12-06, two runs): ready in 273 and
+// 423 ms, peak memory 1.07 and 1.06 times the steady 75-77 MiB, 10 edits each time;
+// the check of the 5,000 ended about 3 s after ready.
 func BenchmarkRestartOverOpenTables(b *testing.B) {
 	const n, changed = 5000, 10
 	bin := filepath.Join(b.TempDir(), "pontoon")
