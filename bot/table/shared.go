@@ -61,15 +61,17 @@ var ErrBusy = errors.New("table: another process holds the table")
 // context; an entry lives while someone holds or waits for it, so the map stays as
 // small as the tables being worked on.
 type holds struct {
-	mu  sync.Mutex
-	m   map[int64]*holdSlot
-	ttl time.Duration // the leases' length; leaseTTL when 0 (tests shorten it)
+	mu sync.Mutex
+	m  map[int64]*holdSlot
+	// renew is how often a held lease is renewed, on real time; renewEvery when 0
+	// (tests, whose clock stands still, renew more often).
+	renew time.Duration
 }
 
 // lease is how long a lease runs from its claim or renewal, and how often it is renewed.
 func (h *holds) lease() (ttl, every time.Duration) {
-	if h.ttl > 0 {
-		return h.ttl, h.ttl / 3
+	if h.renew > 0 {
+		return leaseTTL, h.renew
 	}
 	return leaseTTL, renewEvery
 }
