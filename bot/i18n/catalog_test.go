@@ -171,8 +171,8 @@ func TestPluralRendering(t *testing.T) {
 		{"pl", "err.table_full", 22, "Stół jest pełny (22 miejsca)."},
 		{"pl", "err.table_full", 112, "Stół jest pełny (112 miejsc)."},
 
-		// Portuguese (CLDR pt, as go-i18n has it): one for 0 and 1, many for whole millions.
-		{"pt-BR", "amount.chips", 0, "0 ficha"},
+		// Brazilian Portuguese: one for 1, other for 0 (plural in Brazil), many for whole millions.
+		{"pt-BR", "amount.chips", 0, "0 fichas"},
 		{"pt-BR", "amount.chips", 1, "1 ficha"},
 		{"pt-BR", "amount.chips", 2, "2 fichas"},
 		{"pt-BR", "amount.chips", 5, "5 fichas"},

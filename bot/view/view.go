@@ -67,13 +67,14 @@ func tableCards(hc []game.HandCard, reveal bool) string {
 // Mention is Discord's markup for a member.
 func Mention(id string) string { return "<@" + id + ">" }
 
-// Mentions is a list of members, comma separated.
-func Mentions(ids []string) string {
-	out := make([]string, len(ids))
+// Mentions is a list of members; passed to a text it is joined with the reader's
+// conjunction ("<@1>, <@2> and <@3>", see i18n.List).
+func Mentions(ids []string) i18n.List {
+	out := make(i18n.List, len(ids))
 	for i, id := range ids {
 		out[i] = Mention(id)
 	}
-	return strings.Join(out, ", ")
+	return out
 }
 
 // RelTime is Discord's relative timestamp ("in 3 hours"), shown in each reader's locale.
