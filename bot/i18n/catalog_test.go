@@ -255,8 +255,18 @@ func TestComponentLengths(t *testing.T) {
 		assert.LessOrEqual(t, utf8.RuneCountInString(placeholder), 150, "%s select placeholder %q", lang, placeholder)
 		option := c.T(lang, "amount.chips", "Count", big)
 		assert.LessOrEqual(t, utf8.RuneCountInString(option), 100, "%s select option %q", lang, option)
-		label := c.T(lang, "modal.label", "Min", big, "Max", big)
-		assert.LessOrEqual(t, utf8.RuneCountInString(label), 45, "%s modal label %q", lang, label)
+		// Every modal text (titles and labels: 45; modal.range is a placeholder: 100).
+		for key := range all[lang] {
+			if !strings.HasPrefix(key, "modal.") {
+				continue
+			}
+			s := c.T(lang, key, "Verb", longest, "Min", big, "Max", big)
+			limit := 45
+			if key == "modal.range" {
+				limit = 100
+			}
+			assert.LessOrEqual(t, utf8.RuneCountInString(s), limit, "%s %s %q", lang, key, s)
+		}
 	}
 }
 
