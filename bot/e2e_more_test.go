@@ -233,7 +233,7 @@ func carolTimesOut(t *testing.T) (*harness, *manualClock) {
 }
 
 func TestTimeoutNoticeNamesEveryoneSinceTheLastDecision(t *testing.T) {
-	both := "<@" + carol + ">, <@" + bob + "> ran out of time."
+	both := "<@" + carol + "> and <@" + bob + "> ran out of time."
 	t.Run("in memory", func(t *testing.T) {
 		h, clk := carolTimesOut(t)
 		clk.Advance(time.Minute) // bob's turn, with no decision since carol's timeout
