@@ -39,22 +39,29 @@ var commandRoutes = map[string]commandHandler{
 	"odds":         (*Bot).cmdOdds,
 }
 
-var componentRoutes = map[string]componentHandler{
-	view.KindJoin:   (*Bot).clickJoin,
-	view.KindLeave:  (*Bot).clickLeave,
-	view.KindDeal:   (*Bot).clickDeal,
-	view.KindCards:  (*Bot).clickCards,
-	view.KindRules:  (*Bot).clickRules,
-	view.KindAct:    (*Bot).clickAct,
-	view.KindAmount: (*Bot).clickAmount,
-	view.KindAsk:    (*Bot).clickAsk,
-	view.KindBoard:  (*Bot).clickBoard,
-	view.KindOffer:  (*Bot).clickOffer,
-	view.KindHint:   (*Bot).clickHint,
+// componentRoute is a component kind's handler and where the bot posts that kind
+// (place.go): route refuses it anywhere else before the handler runs.
+type componentRoute struct {
+	h     componentHandler
+	where place
 }
 
-var modalRoutes = map[string]componentHandler{
-	view.KindModal: (*Bot).submitAmount,
+var componentRoutes = map[string]componentRoute{
+	view.KindJoin:   {(*Bot).clickJoin, onTable},
+	view.KindLeave:  {(*Bot).clickLeave, onTable},
+	view.KindDeal:   {(*Bot).clickDeal, onTable},
+	view.KindCards:  {(*Bot).clickCards, onTableOrPanel},
+	view.KindRules:  {(*Bot).clickRules, onTable},
+	view.KindAct:    {(*Bot).clickAct, onPanel},
+	view.KindAmount: {(*Bot).clickAmount, onPanel},
+	view.KindAsk:    {(*Bot).clickAsk, onPanel},
+	view.KindBoard:  {(*Bot).clickBoard, inServer},
+	view.KindOffer:  {(*Bot).clickOffer, onOffer},
+	view.KindHint:   {(*Bot).clickHint, onPanel},
+}
+
+var modalRoutes = map[string]componentRoute{
+	view.KindModal: {(*Bot).submitAmount, onPanel},
 }
 
 // route finds the interaction's handler.
@@ -81,19 +88,23 @@ func (b *Bot) route(c *ictx) error {
 		}
 		return h(b, c, o)
 	case discordgo.InteractionMessageComponent:
-		id, ok := view.ParseID(c.i.MessageComponentData().CustomID)
-		h, known := componentRoutes[id.Kind]
-		if !ok || !known {
-			return refuse("err.unknown_button")
-		}
-		return h(b, c, id)
+		return b.routeComponent(c, c.i.MessageComponentData().CustomID, componentRoutes)
 	case discordgo.InteractionModalSubmit:
-		id, ok := view.ParseID(c.i.ModalSubmitData().CustomID)
-		h, known := modalRoutes[id.Kind]
-		if !ok || !known {
-			return refuse("err.unknown_button")
-		}
-		return h(b, c, id)
+		return b.routeComponent(c, c.i.ModalSubmitData().CustomID, modalRoutes)
 	}
 	return nil
+}
+
+// routeComponent runs a component's or modal's handler once its custom id is one of
+// ours and it was clicked where the bot posted it.
+func (b *Bot) routeComponent(c *ictx, customID string, routes map[string]componentRoute) error {
+	id, ok := view.ParseID(customID)
+	r, known := routes[id.Kind]
+	if !ok || !known {
+		return refuse("err.unknown_button")
+	}
+	if err := b.checkPlace(c, id, r.where); err != nil {
+		return err
+	}
+	return r.h(b, c, id)
 }

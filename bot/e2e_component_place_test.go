@@ -1,0 +1,189 @@
+package bot_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/discordapi"
+	"github.com/pontoon-bot/pontoon/bot/discordtest"
+	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A component is honoured only where the bot posted it: in its table's server and
+// channel, on the table's own message (or the member's private panel, or the offer's
+// message). A copy of its custom id anywhere else is refused privately and changes
+// nothing: no seat, no wallet, no deal, no chips, no edit of the table.
+
+const (
+	otherGuild   = "100000000000000002"
+	otherChannel = "200000000000000002" // in otherGuild
+	sideChannel  = "200000000000000003" // in guildID, beside the table's channel
+	eve          = "300000000000000005" // a member of otherGuild only
+)
+
+// postButtons posts, with the bot's own token, a message in channel with a button for
+// each custom id: a table's buttons somewhere the bot never put them. Only messages of
+// the bot's application send it interactions, so this is how such a click reaches it.
+func (h *harness) postButtons(channel string, ids ...string) *discordgo.Message {
+	h.t.Helper()
+	s, err := discordapi.NewSession("test-token", h.fake.URL(), nil)
+	require.NoError(h.t, err)
+	var buttons []discordgo.MessageComponent
+	for _, id := range ids {
+		buttons = append(buttons, discordgo.Button{Label: "press", Style: discordgo.PrimaryButton, CustomID: id})
+	}
+	m, err := s.ChannelMessageSendComplex(channel, &discordgo.MessageSend{Content: "copied buttons",
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}})
+	require.NoError(h.t, err)
+	return m
+}
+
+// refusedUnchanged has member click id on message m in channel and checks that the
+// answer is private and says want, and that the click wrote nothing and left the
+// table's message as it was.
+func (h *harness) refusedUnchanged(channel, messageID, member, id, want string) {
+	h.t.Helper()
+	table := h.tableMessage()
+	shown, edits := text(table), h.fake.EditCount(table.ID)
+	var r *discordtest.Response
+	writes := h.writesDuring(func() {
+		var err error
+		r, err = h.fake.Click(channel, messageID, member, id)
+		require.NoError(h.t, err)
+	})
+	require.True(h.t, r.Ephemeral, "the refusal is private: %s", text(r.Message))
+	require.Equal(h.t, discordgo.InteractionResponseChannelMessageWithSource, r.Type)
+	require.Contains(h.t, text(r.Message), want)
+	assert.Zero(h.t, writes, "a refused click writes nothing")
+	assert.Equal(h.t, shown, text(h.tableMessage()), "the table's message is as it was")
+	assert.Equal(h.t, edits, h.fake.EditCount(table.ID), "the table's message was not edited")
+}
+
+// seatsAt is who sits at the channel's table, in seat order.
+func (h *harness) seatsAt() []string {
+	h.t.Helper()
+	tb, err := h.st.TableByChannel(context.Background(), guildID, channelID)
+	require.NoError(h.t, err)
+	var out []string
+	for _, s := range tb.Seats {
+		out = append(out, s.Member)
+	}
+	return out
+}
+
+func (h *harness) noWallet(guild, member string) {
+	h.t.Helper()
+	_, err := h.st.Wallet(context.Background(), guild, member)
+	assert.ErrorIs(h.t, err, store.ErrNotFound, "%s has no wallet in %s", member, guild)
+}
+
+func TestTableButtonsFromAnotherServerChangeNothing(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.fake.AddGuild(otherGuild, "en-US")
+	h.fake.AddChannel(otherGuild, otherChannel)
+	h.fake.AddMember(otherGuild, eve, "eve", 0, "en-US")
+	join, ok := customID(h.tableMessage(), "pt:join:", "")
+	require.True(t, ok)
+	copied := h.postButtons(otherChannel, join)
+
+	h.refusedUnchanged(otherChannel, copied.ID, eve, join, "belongs to a table in another channel or server")
+	assert.Equal(t, []string{alice, bob}, h.seatsAt(), "nobody sat down")
+	h.noWallet(guildID, eve)
+	h.noWallet(otherGuild, eve)
+	h.audit()
+	h.noFailures()
+}
+
+func TestTableButtonsFromAnotherChannelChangeNothing(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.fake.AddChannel(guildID, sideChannel)
+	table := h.tableMessage()
+	join, ok := customID(table, "pt:join:", "")
+	require.True(t, ok)
+	deal, ok := customID(table, "pt:deal:", "")
+	require.True(t, ok)
+	copied := h.postButtons(sideChannel, join, deal)
+
+	h.refusedUnchanged(sideChannel, copied.ID, carol, join, "belongs to a table in another channel or server")
+	h.refusedUnchanged(sideChannel, copied.ID, alice, deal, "belongs to a table in another channel or server")
+	assert.Equal(t, []string{alice, bob}, h.seatsAt(), "nobody sat down")
+	h.noWallet(guildID, carol)
+	tb, err := h.st.TableByChannel(context.Background(), guildID, channelID)
+	require.NoError(t, err)
+	assert.Zero(t, tb.RoundNumber, "no round was dealt")
+	assert.Equal(t, int64(1000), h.balance(alice))
+	assert.Equal(t, int64(1000), h.balance(bob))
+	h.audit()
+	h.noFailures()
+}
+
+func TestTableButtonsOnAnotherMessageChangeNothing(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	table := h.tableMessage()
+	join, ok := customID(table, "pt:join:", "")
+	require.True(t, ok)
+	deal, ok := customID(table, "pt:deal:", "")
+	require.True(t, ok)
+	copied := h.postButtons(channelID, join, deal)
+
+	h.refusedUnchanged(channelID, copied.ID, carol, join, "only works on the message the bot posted it on")
+	h.refusedUnchanged(channelID, copied.ID, alice, deal, "only works on the message the bot posted it on")
+	assert.Equal(t, []string{alice, bob}, h.seatsAt(), "nobody sat down")
+	h.noWallet(guildID, carol)
+	tb, err := h.st.TableByChannel(context.Background(), guildID, channelID)
+	require.NoError(t, err)
+	assert.Zero(t, tb.RoundNumber, "no round was dealt")
+
+	// A panel's button, which the bot only ever shows privately, copied onto a public
+	// message in the table's channel, is refused the same way, and the member's turn
+	// is still theirs on their own panel.
+	h.deal(alice, 0, "9H 7S 8D 9S")
+	h.amount(bob, game.VerbStake, 10)
+	stick, ok := customID(h.panel(bob), "pt:act:", ":stick")
+	require.True(t, ok)
+	copied = h.postButtons(channelID, stick)
+	h.refusedUnchanged(channelID, copied.ID, bob, stick, "only works on the message the bot posted it on")
+	h.do(bob, game.VerbStick)
+	h.audit()
+	h.noFailures()
+}
+
+func TestOfferButtonsAwayFromTheOfferChangeNothing(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.fake.AddChannel(guildID, sideChannel)
+	h.deal(alice, 0, "9H 7S 8D 9S") // alice banks
+	h.amount(bob, game.VerbStake, 10)
+	h.do(bob, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("The round is settled")
+	r := h.cmd(alice, group("bank", "sell", userOpt("member", bob), intOpt("price", 25)))
+	require.Contains(t, text(r.Message), "Offer sent")
+	offer := h.waitOffer()
+	accept, ok := customID(offer, "pt:offer:", ".accept")
+	require.True(t, ok)
+
+	elsewhere := h.postButtons(sideChannel, accept)
+	beside := h.postButtons(channelID, accept)
+	before := map[string]int64{alice: h.balance(alice), bob: h.balance(bob)}
+	h.refusedUnchanged(sideChannel, elsewhere.ID, bob, accept, "belongs to a table in another channel or server")
+	h.refusedUnchanged(channelID, beside.ID, bob, accept, "only works on the message the bot posted it on")
+	assert.Equal(t, before[alice], h.balance(alice))
+	assert.Equal(t, before[bob], h.balance(bob))
+
+	// The offer still stands, on its own message.
+	_, err := h.fake.Click(channelID, offer.ID, bob, accept)
+	require.NoError(t, err)
+	h.waitTable("Bank\n<@" + bob + ">")
+	assert.Equal(t, before[alice]+25, h.balance(alice))
+	assert.Equal(t, before[bob]-25, h.balance(bob))
+	h.audit()
+	h.noFailures()
+}
