@@ -82,9 +82,9 @@ func (b *Bot) route(c *ictx) error {
 		if !ok {
 			return refuse("err.unknown_command")
 		}
-		o := options{}
-		for _, opt := range opts {
-			o[opt.Name] = opt
+		o, err := b.checkOptions(c, name, opts)
+		if err != nil {
+			return err
 		}
 		return h(b, c, o)
 	case discordgo.InteractionMessageComponent:
