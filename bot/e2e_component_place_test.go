@@ -14,8 +14,8 @@ import (
 )
 
 // A component is honoured only where the bot posted it: in its table's server and
-// channel, on the table's own message (or the member's private panel, or the offer's
-// message). A copy of its custom id anywhere else is refused privately and changes
+// channel, on the table's own message (or a member's panel in that channel, or the
+// offer's message). A copy of its custom id anywhere else is refused privately and changes
 // nothing: no seat, no wallet, no deal, no chips, no edit of the table.
 
 const (
@@ -30,7 +30,7 @@ const (
 // the bot's application send it interactions, so this is how such a click reaches it.
 func (h *harness) postButtons(channel string, ids ...string) *discordgo.Message {
 	h.t.Helper()
-	s, err := discordapi.NewSession("test-token", h.fake.URL(), nil)
+	s, err := discordapi.NewSession(h.fake.Token, h.fake.URL(), nil)
 	require.NoError(h.t, err)
 	var buttons []discordgo.MessageComponent
 	for _, id := range ids {
@@ -141,16 +141,6 @@ func TestTableButtonsOnAnotherMessageChangeNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, tb.RoundNumber, "no round was dealt")
 
-	// A panel's button, which the bot only ever shows privately, copied onto a public
-	// message in the table's channel, is refused the same way, and the member's turn
-	// is still theirs on their own panel.
-	h.deal(alice, 0, "9H 7S 8D 9S")
-	h.amount(bob, game.VerbStake, 10)
-	stick, ok := customID(h.panel(bob), "pt:act:", ":stick")
-	require.True(t, ok)
-	copied = h.postButtons(channelID, stick)
-	h.refusedUnchanged(channelID, copied.ID, bob, stick, "only works on the message the bot posted it on")
-	h.do(bob, game.VerbStick)
 	h.audit()
 	h.noFailures()
 }
@@ -184,6 +174,23 @@ func TestOfferButtonsAwayFromTheOfferChangeNothing(t *testing.T) {
 	h.waitTable("Bank\n<@" + bob + ">")
 	assert.Equal(t, before[alice]+25, h.balance(alice))
 	assert.Equal(t, before[bob]-25, h.balance(bob))
+	h.audit()
+	h.noFailures()
+}
+
+// A panel's button names its table too: shown anywhere but the table's channel, it
+// does not act, and the member's turn is still theirs on their own panel.
+func TestPanelButtonsFromAnotherChannelChangeNothing(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	h.fake.AddChannel(guildID, sideChannel)
+	h.deal(alice, 0, "9H 7S 8D 9S")
+	h.amount(bob, game.VerbStake, 10)
+	stick, ok := customID(h.panel(bob), "pt:act:", ":stick")
+	require.True(t, ok)
+	copied := h.postButtons(sideChannel, stick)
+	h.refusedUnchanged(sideChannel, copied.ID, bob, stick, "belongs to a table in another channel or server")
+	h.do(bob, game.VerbStick)
 	h.audit()
 	h.noFailures()
 }

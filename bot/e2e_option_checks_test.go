@@ -38,7 +38,7 @@ func (h *harness) loosenCommand(change func(sub, opt string, o *discordgo.Applic
 		}
 	}
 	require.Len(h.t, cmds, 1, "/pontoon is registered")
-	s, err := discordapi.NewSession("test-token", h.fake.URL(), nil)
+	s, err := discordapi.NewSession(h.fake.Token, h.fake.URL(), nil)
 	require.NoError(h.t, err)
 	_, err = s.ApplicationCommandBulkOverwrite(cmds[0].ApplicationID, "", cmds)
 	require.NoError(h.t, err)

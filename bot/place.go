@@ -22,8 +22,10 @@ const (
 	// onTable components are on the table's public message, in its channel.
 	onTable
 	// onPanel components are on a member's private panel (or its modal), which the
-	// bot answers in the table's channel; Discord gives an ephemeral message no id the
-	// bot keeps, so the channel is what ties it to its table.
+	// bot answers in the table's channel. An ephemeral message has no id the bot
+	// keeps, so the channel is what ties it to its table; what such a button does is
+	// the clicker's own move, which the round and turn in its id already guard
+	// (view.ID.Check), wherever the button is shown.
 	onPanel
 	// onTableOrPanel components are on either (My cards on the table, Refresh on the
 	// panel): on a public message it must be the table's.
@@ -33,8 +35,8 @@ const (
 )
 
 // checkPlace refuses a component clicked anywhere but where the bot posted it: another
-// server or channel than its table's, a public message that is not the table's (for the
-// table's buttons) or not the offer's, or a public message for a panel's buttons.
+// server or channel than its table's, or a message that is not the table's (for the
+// table's buttons) or not the offer's.
 func (b *Bot) checkPlace(c *ictx, id view.ID, p place) error {
 	switch p {
 	case inServer:
@@ -50,21 +52,13 @@ func (b *Bot) checkPlace(c *ictx, id view.ID, p place) error {
 		return refuse("err.button_elsewhere")
 	}
 	m := c.i.Message
-	if m == nil {
-		return nil // a modal opened by a command: its channel is checked above
+	if m == nil || p == onPanel || p == onTableOrPanel && c.onPanel() {
+		return nil
 	}
-	private := c.onPanel()
-	switch {
-	case p == onPanel && !private:
+	// The table's message id is empty only between its post and its record (or a
+	// restart's search for it); the channel is checked all the same.
+	if own := t.Snapshot().MessageID; own != "" && own != m.ID {
 		return refuse("err.button_wrong_message")
-	case p == onTable && private:
-		return refuse("err.button_wrong_message")
-	case !private:
-		// The table's message id is empty only between its post and its record (or a
-		// restart's search for it); the channel is checked all the same.
-		if own := t.Snapshot().MessageID; own != "" && own != m.ID {
-			return refuse("err.button_wrong_message")
-		}
 	}
 	return nil
 }
