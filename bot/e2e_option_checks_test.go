@@ -114,3 +114,19 @@ func TestASeedLongerThanTheOptionTakesAddsNothing(t *testing.T) {
 	assert.Empty(t, p.MemberSeeds, "no seed was added")
 	h.noFailures()
 }
+
+// A member option names someone Discord resolved for this server: an id it did not
+// resolve (no member here) gets no gift and no wallet.
+func TestAGiftToAnUnresolvedIDChangesNothing(t *testing.T) {
+	h := newHarness(t, nil)
+	h.loosenCommand(func(sub, opt string, o *discordgo.ApplicationCommandOption) {
+		if sub+" "+opt == "give member" {
+			o.Type = discordgo.ApplicationCommandOptionString
+		}
+	})
+	stranger := "399999999999999999"
+	h.refusedOption(alice, sub("give", strOpt("member", stranger), intOpt("amount", 5)), "The option “member” takes a member of this server.")
+	h.noWallet(guildID, alice)
+	h.noWallet(guildID, stranger)
+	h.noFailures()
+}

@@ -117,7 +117,10 @@ func (b *Bot) checkOption(c *ictx, d *optSpec, v any) error {
 			return refuse("err.option_yes_no", "Option", name)
 		}
 	case discordgo.ApplicationCommandOptionUser:
-		if s, ok := v.(string); !ok || !snowflake(s) {
+		// Discord resolves every user an option names; an id it did not resolve is no
+		// member of this server, and would get a wallet here.
+		s, ok := v.(string)
+		if !ok || !snowflake(s) || !resolvedUser(c, s) {
 			return refuse("err.option_member", "Option", name)
 		}
 	default:
@@ -167,6 +170,16 @@ func snowflake(s string) bool {
 		}
 	}
 	return true
+}
+
+// resolvedUser reports whether the interaction's resolved data carries the user id.
+func resolvedUser(c *ictx, id string) bool {
+	r := c.i.ApplicationCommandData().Resolved
+	if r == nil {
+		return false
+	}
+	_, ok := r.Users[id]
+	return ok
 }
 
 // optionName is the option's name as the member's client shows it.

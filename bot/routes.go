@@ -73,8 +73,14 @@ func (b *Bot) route(c *ictx) error {
 			return refuse("err.unknown_command")
 		}
 		sub := data.Options[0]
+		if sub == nil || sub.Type != discordgo.ApplicationCommandOptionSubCommand && sub.Type != discordgo.ApplicationCommandOptionSubCommandGroup {
+			return refuse("err.unknown_command")
+		}
 		name, opts := sub.Name, sub.Options
-		if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup && len(sub.Options) > 0 {
+		if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+			if len(sub.Options) != 1 || sub.Options[0] == nil || sub.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+				return refuse("err.unknown_command")
+			}
 			name += " " + sub.Options[0].Name
 			opts = sub.Options[0].Options
 		}

@@ -1,6 +1,12 @@
 package bot
 
-import "testing"
+import (
+	"errors"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/table"
+)
 
 // Every subcommand the router answers is declared in the command tree, whose options
 // checkOptions holds it to: a route without a declaration would take no option at all.
@@ -13,6 +19,29 @@ func TestEveryCommandRouteIsDeclared(t *testing.T) {
 	for name := range commandSpecs {
 		if _, ok := commandRoutes[name]; !ok {
 			t.Errorf("/pontoon %s is declared but not routed", name)
+		}
+	}
+}
+
+// A /pontoon whose first option is not a subcommand (or a group not holding exactly
+// one) names no command, whatever its name: it is refused before any handler runs.
+func TestOnlySubcommandsAreRouted(t *testing.T) {
+	sub := func(name string, typ discordgo.ApplicationCommandOptionType, opts ...*discordgo.ApplicationCommandInteractionDataOption) *discordgo.ApplicationCommandInteractionDataOption {
+		return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: typ, Options: opts}
+	}
+	for _, first := range []*discordgo.ApplicationCommandInteractionDataOption{
+		nil,
+		{Name: "stop", Type: discordgo.ApplicationCommandOptionString, Value: "now"},
+		sub("bank", discordgo.ApplicationCommandOptionSubCommandGroup),
+		sub("bank", discordgo.ApplicationCommandOptionSubCommandGroup, sub("auction", discordgo.ApplicationCommandOptionString)),
+		sub("bank", discordgo.ApplicationCommandOptionSubCommandGroup, sub("auction", discordgo.ApplicationCommandOptionSubCommand), sub("sell", discordgo.ApplicationCommandOptionSubCommand)),
+	} {
+		c := &ictx{i: &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand,
+			Data: discordgo.ApplicationCommandInteractionData{Name: "pontoon", Options: []*discordgo.ApplicationCommandInteractionDataOption{first}}}}
+		var r *table.Refusal
+		err := (&Bot{}).route(c)
+		if !errors.As(err, &r) || r.Key != "err.unknown_command" {
+			t.Errorf("%+v: got %v, want the unknown-command refusal", first, err)
 		}
 	}
 }
