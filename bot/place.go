@@ -16,9 +16,12 @@ import (
 type place uint8
 
 const (
+	// unplaced is a route that names no place: nothing is honoured anywhere, so a kind
+	// added without thinking where it is posted fails closed.
+	unplaced place = iota
 	// inServer components read only the server they are clicked in (leaderboard
 	// pages): any message of that server will do.
-	inServer place = iota
+	inServer
 	// onTable components are on the table's public message, in its channel.
 	onTable
 	// onPanel components are on a member's private panel (or its modal), which the
@@ -39,6 +42,8 @@ const (
 // table's buttons) or not the offer's.
 func (b *Bot) checkPlace(c *ictx, id view.ID, p place) error {
 	switch p {
+	case unplaced:
+		return refuse("err.unknown_button")
 	case inServer:
 		return nil
 	case onOffer:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/table"
+	"github.com/pontoon-bot/pontoon/bot/view"
 )
 
 // Every subcommand the router answers is declared in the command tree, whose options
@@ -43,5 +44,22 @@ func TestOnlySubcommandsAreRouted(t *testing.T) {
 		if !errors.As(err, &r) || r.Key != "err.unknown_command" {
 			t.Errorf("%+v: got %v, want the unknown-command refusal", first, err)
 		}
+	}
+}
+
+// Every kind of component says where the bot posts it; one that did not would be
+// refused everywhere (unplaced).
+func TestEveryComponentKindHasAPlace(t *testing.T) {
+	for _, routes := range []map[string]componentRoute{componentRoutes, modalRoutes} {
+		for kind, r := range routes {
+			if r.where == unplaced {
+				t.Errorf("custom-id kind %q names no place", kind)
+			}
+		}
+	}
+	var r *table.Refusal
+	err := (&Bot{}).checkPlace(&ictx{i: &discordgo.Interaction{}}, view.ID{Kind: "new"}, unplaced)
+	if !errors.As(err, &r) || r.Key != "err.unknown_button" {
+		t.Errorf("an unplaced kind: got %v, want the unknown-button refusal", err)
 	}
 }
