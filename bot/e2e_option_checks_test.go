@@ -130,3 +130,46 @@ func TestAGiftToAnUnresolvedIDChangesNothing(t *testing.T) {
 	h.noWallet(guildID, stranger)
 	h.noFailures()
 }
+
+// An option the command does not declare, a required one left out, a word for a yes or
+// no and a value that is none of the choices are each refused with what the command
+// takes, before anything is done: the table is neither stopped nor opened.
+func TestOptionsTheCommandDoesNotTakeAreRefused(t *testing.T) {
+	h := newHarness(t, nil)
+	h.loosenCommand(func(sub, opt string, o *discordgo.ApplicationCommandOption) {
+		switch sub + " " + opt {
+		case "give amount":
+			o.Required = false
+		case "start banker_may_double":
+			o.Type = discordgo.ApplicationCommandOptionString
+		case "start variant":
+			o.Choices = nil
+		}
+	})
+	// /pontoon stop gains an option it never had.
+	var cmds []*discordgo.ApplicationCommand
+	for _, c := range h.fake.Commands("") {
+		for _, s := range c.Options {
+			if s.Name == "stop" {
+				s.Options = append(s.Options, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
+					Name: "colour", Description: "a colour"})
+			}
+		}
+		cmds = append(cmds, c)
+	}
+	s, err := discordapi.NewSession(h.fake.Token, h.fake.URL(), nil)
+	require.NoError(t, err)
+	_, err = s.ApplicationCommandBulkOverwrite(cmds[0].ApplicationID, "", cmds)
+	require.NoError(t, err)
+
+	h.refusedOption(alice, sub("start", strOpt("banker_may_double", "maybe")), "The option “banker_may_double” takes True or False.")
+	h.refusedOption(alice, sub("start", strOpt("variant", "poker")), "The option “variant” takes one of: Classic Pontoon, Shoot Pontoon.")
+	_, err = h.st.TableByChannel(context.Background(), guildID, channelID)
+	require.ErrorIs(t, err, store.ErrNotFound, "no table was opened")
+
+	h.seat(alice, nil, bob)
+	h.refusedOption(alice, sub("stop", strOpt("colour", "red")), "This command has no option “colour”.")
+	h.refusedOption(alice, sub("give", userOpt("member", bob)), "The option “amount” is required.")
+	assert.Equal(t, []string{alice, bob}, h.seatsAt(), "the table is still open with its seats")
+	h.noFailures()
+}

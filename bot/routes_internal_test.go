@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/i18n"
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
 )
@@ -61,5 +62,22 @@ func TestEveryComponentKindHasAPlace(t *testing.T) {
 	err := (&Bot{}).checkPlace(&ictx{i: &discordgo.Interaction{}}, view.ID{Kind: "new"}, unplaced)
 	if !errors.As(err, &r) || r.Key != "err.unknown_button" {
 		t.Errorf("an unplaced kind: got %v, want the unknown-button refusal", err)
+	}
+}
+
+// An option given twice is refused, naming it, before any handler reads either value
+// (Discord's client never sends one; the fake Discord refuses to).
+func TestAnOptionGivenTwiceIsRefused(t *testing.T) {
+	b := &Bot{cat: i18n.MustLoad()}
+	amount := func(n float64) *discordgo.ApplicationCommandInteractionDataOption {
+		return &discordgo.ApplicationCommandInteractionDataOption{Name: "amount", Type: discordgo.ApplicationCommandOptionInteger, Value: n}
+	}
+	_, err := b.checkOptions(&ictx{lang: "en"}, "bank kitty", []*discordgo.ApplicationCommandInteractionDataOption{amount(5), amount(500)})
+	var r *table.Refusal
+	if !errors.As(err, &r) || r.Key != "err.option_twice" {
+		t.Fatalf("got %v, want the option-twice refusal", err)
+	}
+	if got := b.words("en", err, nil); got != "The option “amount” was given twice. Give it once." {
+		t.Errorf("the refusal reads %q", got)
 	}
 }
