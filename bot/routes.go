@@ -7,7 +7,10 @@ import (
 
 // The one route table: a slash subcommand's canonical name, or a custom id's kind, to
 // its handler. Every handler reads one way: parse the interaction, ask the table (package
-// table), render the answer (package view), record the reply.
+// table), render the answer (package view), record the reply. Before a handler runs,
+// route checks what the member sent, once for all of them: a command's options against
+// the declared tree (options.go), a component against where the bot posted it
+// (place.go). A refusal there changes nothing.
 
 type options map[string]*discordgo.ApplicationCommandInteractionDataOption
 
