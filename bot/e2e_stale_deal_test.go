@@ -51,6 +51,7 @@ func TestADealButtonFromAnEarlierRoundDealsNothing(t *testing.T) {
 	balances := map[string]int64{alice: h.balance(alice), bob: h.balance(bob)}
 
 	h.refusedUnchanged(channelID, before.ID, alice, deal, "This button is from round 0; the table is on round 1.")
+	assert.Equal(t, text(before), text(h.tableMessage()), "the table message still shows the table before round 1")
 	tb, err := h.st.TableByChannel(ctx, guildID, channelID)
 	require.NoError(t, err)
 	assert.Equal(t, 1, tb.RoundNumber, "no second round was dealt")
