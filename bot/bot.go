@@ -34,6 +34,7 @@ type Store interface {
 	statsStore
 	fairStore
 	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
+	InteractionApplied(ctx context.Context, id string, tableID int64, round int) (bool, error)
 	PruneOffers(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
 }
 

@@ -98,8 +98,11 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, arrived time
 	kind := interactionKind(i)
 	c = &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now(),
 		kind: kind, arrived: arrived, log: interactionLogger(b.log, i, kind)}
-	// What the table logs while doing this interaction's command carries its ids too.
-	c.ctx = table.WithLogger(ctx, c.log)
+	// What the table logs while doing this interaction's command carries its ids too,
+	// and what the store writes for it records its id in the same transaction
+	// (store.WithInteraction): a redelivery, here or on another replica, before or after
+	// a restart, finds it there and changes nothing.
+	c.ctx = store.WithInteraction(table.WithLogger(ctx, c.log), i.ID, c.now)
 	if i.Member != nil && i.Member.User != nil {
 		c.user, c.perms = i.Member.User.ID, i.Member.Permissions
 	} else if i.User != nil {
@@ -119,23 +122,65 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, arrived time
 		return c
 	}
 	// A redelivered interaction (same id) was answered the first time; answering again
-	// would be refused by Discord. Ids are remembered in memory, so looking writes
-	// nothing; an action also records its id with it in the store (ApplyAction), so even
-	// after a restart it is never applied twice.
+	// would be refused by Discord. The store is the truth (redelivered, below); the ids
+	// this process has seen are only a first filter that spares it the work.
 	if !b.seen.first(i.ID) {
 		return nil
 	}
 	b.noteName(i)
-	if !b.share(c) {
+	b.share(c)
+	if c.resp == nil { // else refused before routing
+		if err := b.routeShared(c); err != nil {
+			b.fail(c, err)
+		}
+	}
+	if b.redelivered(c) {
+		c.log.Debug("interaction applied before: no second answer")
+		c.done()
 		return nil
 	}
-	if c.resp != nil {
-		return c // refused before routing
-	}
-	if err := b.routeShared(c); err != nil {
-		b.fail(c, err)
-	}
 	return c
+}
+
+// redelivered reports whether the interaction is a delivery of one that an earlier
+// delivery applied, whose answer is then not this one's to give. A delivery that
+// changed something is the first (the store let it record the id); one the store
+// refused as a duplicate is not. One that changed nothing and is refused is asked
+// about: a redelivered click is usually refused before any write (its panel is out of
+// date once the first delivery applied it), and the refusal would be a second answer.
+// One that changed nothing and is not refused only showed something, and is answered.
+func (b *Bot) redelivered(c *ictx) bool {
+	switch {
+	case store.Applied(c.ctx):
+		return false
+	case errors.Is(c.shown, store.ErrDuplicateInteraction):
+		return true
+	case c.shown == nil:
+		return false
+	}
+	var tableID int64
+	var round int
+	if id, ok := view.ParseID(customID(c.i)); ok {
+		tableID, round = id.Table, id.Round // an action is recorded in its round's row
+	}
+	applied, err := b.st.InteractionApplied(c.ctx, c.i.ID, tableID, round)
+	if err != nil {
+		c.log.Warn("could not tell whether the interaction was applied before; answering it", "err", err)
+		return false
+	}
+	return applied
+}
+
+// customID is the custom id of the component clicked or the modal submitted; "" for a
+// command.
+func customID(i *discordgo.Interaction) string {
+	switch i.Type {
+	case discordgo.InteractionMessageComponent:
+		return i.MessageComponentData().CustomID
+	case discordgo.InteractionModalSubmit:
+		return i.ModalSubmitData().CustomID
+	}
+	return ""
 }
 
 // send delivers the interaction's one initial response. Handlers only record it, so it

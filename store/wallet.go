@@ -44,7 +44,8 @@ func (s *Store) EnsureWallet(ctx context.Context, guild, member string, starting
 	if w, err := s.Wallet(ctx, guild, member); err == nil || !errors.Is(err, ErrNotFound) {
 		return w, false, err
 	}
-	err = s.write(ctx, "EnsureWallet", func(tx *txn) error {
+	// Aside: a wallet is what an interaction's effect needs, never the effect itself.
+	err = s.writeAside(ctx, "EnsureWallet", func(tx *txn) error {
 		created = false
 		var err error
 		w, err = wallet(ctx, tx, guild, member)
