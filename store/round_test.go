@@ -410,7 +410,6 @@ func TestRoundsAndRecovery(t *testing.T) {
 	})
 }
 
-
 func TestGuildSettings(t *testing.T) {
 	eachBackend(t, func(t *testing.T, bk backend) {
 		ctx := context.Background()
