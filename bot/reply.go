@@ -125,6 +125,7 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, arrived time
 	// would be refused by Discord. The store is the truth (redelivered, below); the ids
 	// this process has seen are only a first filter that spares it the work.
 	if !b.seen.first(i.ID) {
+		b.opt.Recorder.Interaction(c.kind, "redelivered", "", time.Since(c.arrived))
 		return nil
 	}
 	b.noteName(i)
@@ -137,6 +138,7 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, arrived time
 	if b.redelivered(c) {
 		c.log.Debug("interaction applied before: no second answer")
 		c.done()
+		b.opt.Recorder.Interaction(c.kind, "redelivered", "", time.Since(c.arrived))
 		return nil
 	}
 	return c

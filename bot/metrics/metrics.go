@@ -22,6 +22,9 @@ const (
 	Answered = "answered" // the member got what they asked for
 	Refused  = "refused"  // the member was told no, with a reason code (bad input, not their turn, ...)
 	Failed   = "failed"   // something went wrong: an unexpected error, a panic, or Discord refused the answer
+	// Redelivered is an interaction delivered again after one of its deliveries was
+	// applied: it changed nothing and got no answer, the first delivery's being the one.
+	Redelivered = "redelivered"
 )
 
 // latencyBuckets reach past Discord's 3 s answer deadline, so a histogram shows how close
