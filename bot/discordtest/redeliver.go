@@ -55,4 +55,3 @@ func (s *Server) Redeliver(r *Response) error {
 	}
 	return nil
 }
-
