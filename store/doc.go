@@ -22,6 +22,22 @@
 //	err = st.ApplyAction(ctx, store.ApplyParams{RoundID: r.ID, Seq: 1, Member: member, Verb: "stake", Args: "10",
 //		Now: now, Transfers: []store.Transfer{{From: store.WalletAccount(member), To: store.EscrowAccount(t.ID, member), Amount: 20}}})
 //
+// A Discord interaction changes the store once. The bot hands every write the
+// interaction causes a context from WithInteraction (interaction.go), and the write
+// path (Store.write, on both engines) records the interaction's id in the interactions
+// table inside the transaction of the first write that commits for it: a gift, a daily
+// claim, a grant, a seat, a deal, a bank sale, a kitty, a bid, a member's seed. A write
+// for an id another delivery recorded changes nothing and returns
+// ErrDuplicateInteraction, before or after a restart, in any process sharing the
+// database; a write that fails or is rolled back leaves no id behind; the later writes
+// of the same delivery go on (Applied reports that it changed something). What an
+// effect merely needs first (EnsureWallet's wallet, a table's lease) is written with
+// writeAside and records nothing, so a delivery cut short after it is applied whole
+// when it comes again. An action is its own record: its row carries the interaction id
+// (below), so ApplyAction writes nothing more for it, and InteractionApplied looks for
+// an id in both places. PruneInteractions forgets ids after an hour (Discord gives up
+// on an interaction after 15 minutes) through the index on seen_at.
+//
 // A round is stored as its hand history (HISTORY.md: rules, table, pack) plus
 // its actions in order; the live state is never stored. At start-up
 // UnfinishedRounds returns what the bot replays through the game to rebuild

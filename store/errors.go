@@ -64,8 +64,9 @@ var (
 	// See SequenceError.
 	ErrStaleRound = errors.New("store: round number out of sequence")
 
-	// ErrDuplicateInteraction means an action carrying this interaction id has
-	// already been applied: a redelivered or double-clicked interaction.
+	// ErrDuplicateInteraction means the interaction was applied before (a write
+	// recorded its id, see WithInteraction, or an action carries it): a redelivered
+	// interaction, which changes nothing.
 	ErrDuplicateInteraction = errors.New("store: interaction already applied")
 
 	// ErrDuplicateAction means the round already has an action with this
