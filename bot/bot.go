@@ -38,12 +38,13 @@ type Store interface {
 	PruneOffers(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
 }
 
-// economyStore is what /pontoon balance, leaderboard, daily, give and grant use.
+// economyStore is what /pontoon balance, leaderboard, daily, give and grant use (give
+// also reads a member's rounds played: statsStore).
 type economyStore interface {
 	EnsureWallet(ctx context.Context, guild, member string, starting int64, now time.Time) (store.Wallet, bool, error)
 	Wallet(ctx context.Context, guild, member string) (store.Wallet, error)
 	ClaimDaily(ctx context.Context, guild, member string, amount int64, cooldown time.Duration, now time.Time) (store.Wallet, error)
-	Give(ctx context.Context, guild, from, to string, amount int64, now time.Time) (store.Wallet, store.Wallet, error)
+	Give(ctx context.Context, guild, from, to string, amount, perDay int64, now time.Time) (store.Wallet, store.Wallet, error)
 	Grant(ctx context.Context, guild, by, to string, amount int64, now time.Time) (store.Wallet, error)
 	Leaderboard(ctx context.Context, guild string, offset, limit int) ([]store.Standing, int, error)
 	Ahead(ctx context.Context, guild string, balance int64) (int, error)
@@ -74,11 +75,15 @@ type Options struct {
 	StartingChips int64         // minted the first time a member plays in a server; 0 means none (config's default is 1000)
 	DailyAmount   int64         // 200
 	DailyCooldown time.Duration // 24h
-	DefaultRules  game.Rules    // a server's house rules until /pontoon settings changes them
-	Language      string        // public language when the server has set none; "" follows guild_locale
-	OfferTTL      time.Duration // how long a bank sale offer stands; 2m
-	BidWindow     time.Duration // how long a bank auction takes bids; 60s
-	EditDelay     time.Duration // public table edits are coalesced over this window; 750ms
+	// Give are who may give chips and how many, until a server's admin sets its own
+	// (/pontoon settings); the zero value lets anyone give anything (config's defaults
+	// are a casual server's).
+	Give         GiveRules
+	DefaultRules game.Rules    // a server's house rules until /pontoon settings changes them
+	Language     string        // public language when the server has set none; "" follows guild_locale
+	OfferTTL     time.Duration // how long a bank sale offer stands; 2m
+	BidWindow    time.Duration // how long a bank auction takes bids; 60s
+	EditDelay    time.Duration // public table edits are coalesced over this window; 750ms
 	// EditWait bounds how long a click that updates the table message waits for the
 	// publisher's edit of it already on its way before it is acknowledged without an
 	// update instead (see publisher.claim); 250ms.

@@ -102,6 +102,8 @@ func outcomeOf(err error) (outcome, reason string) {
 		return "refused", string(ge.Code)
 	case errors.As(err, &cd):
 		return "refused", "cooldown"
+	case errors.Is(err, store.ErrGiftCap):
+		return "refused", "give_cap"
 	case errors.As(err, &ins):
 		return "refused", "insufficient_chips"
 	case errors.Is(err, store.ErrSelfTransfer):

@@ -295,6 +295,7 @@ func (b *Bot) words(lang string, err error, log *slog.Logger) string {
 	var ge *game.Error
 	var ins *store.InsufficientChipsError
 	var cd *store.CooldownError
+	var gc *store.GiftCapError
 	switch {
 	case errors.As(err, &r):
 		args := make([]any, len(r.Args))
@@ -309,6 +310,8 @@ func (b *Bot) words(lang string, err error, log *slog.Logger) string {
 		return b.gameErrText(lang, ge, log)
 	case errors.As(err, &cd):
 		return b.cat.T(lang, "daily.cooldown", "When", view.RelTime(cd.Next))
+	case errors.As(err, &gc):
+		return b.cat.T(lang, "err.give_cap", "Cap", gc.Cap, "Given", gc.Given, "Left", gc.Left())
 	case errors.As(err, &ins):
 		return b.cat.T(lang, "err.store_insufficient", "Need", ins.Need, "Have", ins.Have)
 	case errors.Is(err, store.ErrSelfTransfer):
@@ -374,6 +377,15 @@ type guildSettings struct {
 	Language  string          `json:"language,omitempty"`
 	Rules     json.RawMessage `json:"rules,omitempty"`
 	TurnTimer string          `json:"turn_timer,omitempty"`
+	Give      *giveSettings   `json:"give,omitempty"`
+}
+
+// giveSettings are the give rules a server's admin set; nil fields keep the
+// configured ones (Options.Give).
+type giveSettings struct {
+	MinRounds      *int   `json:"min_rounds,omitempty"`
+	MinAccountDays *int   `json:"min_account_days,omitempty"`
+	DailyCap       *int64 `json:"daily_cap,omitempty"`
 }
 
 // languages chooses the language of a server's public messages and keeps each server's

@@ -122,6 +122,13 @@ type Game struct {
 	StartingChips int64         // minted into a member's wallet the first time they play
 	DailyAmount   int64         // what /pontoon daily gives
 	DailyCooldown time.Duration // how often /pontoon daily may be claimed
+	// Who may give chips (/pontoon give), until a server's admin sets its own: giver
+	// and receiver must have played GiveMinRounds rounds in the server and hold a
+	// Discord account at least GiveMinAccountAge old, and one member gives at most
+	// GiveDailyCap chips in 24 hours. 0 turns each rule off.
+	GiveMinRounds     int64
+	GiveMinAccountAge time.Duration
+	GiveDailyCap      int64
 	Language      string        // the public language when a server has set none; "" follows the guild's locale
 	// Rules are the default house rules of a new table, with the keys of
 	// HISTORY.md's "rules" object. The game package validates them
@@ -162,6 +169,12 @@ func Default() Config {
 			StartingChips: 1000,
 			DailyAmount:   200,
 			DailyCooldown: 24 * time.Hour,
+			// A casual server's guard against chips fed from alternate accounts: a
+			// week-old account that has played a few rounds may give what one
+			// member starts with, once a day.
+			GiveMinRounds:     5,
+			GiveMinAccountAge: 7 * 24 * time.Hour,
+			GiveDailyCap:      1000,
 			Rules:         DefaultRules(),
 			BankOfferTTL:  2 * time.Minute,
 			BidWindow:     60 * time.Second,
@@ -244,6 +257,12 @@ var fields = []field{
 		func(c *Config, v any) error { return decodeInt(v, &c.Game.DailyAmount) }},
 	{"game.daily_cooldown", func(c *Config) any { return c.Game.DailyCooldown },
 		func(c *Config, v any) error { return decodeDuration(v, &c.Game.DailyCooldown) }},
+	{"game.give_min_rounds", func(c *Config) any { return c.Game.GiveMinRounds },
+		func(c *Config, v any) error { return decodeInt(v, &c.Game.GiveMinRounds) }},
+	{"game.give_min_account_age", func(c *Config) any { return c.Game.GiveMinAccountAge },
+		func(c *Config, v any) error { return decodeDuration(v, &c.Game.GiveMinAccountAge) }},
+	{"game.give_daily_cap", func(c *Config) any { return c.Game.GiveDailyCap },
+		func(c *Config, v any) error { return decodeInt(v, &c.Game.GiveDailyCap) }},
 	{"game.language", func(c *Config) any { return c.Game.Language },
 		func(c *Config, v any) error { return decodeString(v, &c.Game.Language) }},
 	{"game.bank_offer_ttl", func(c *Config) any { return c.Game.BankOfferTTL },

@@ -43,8 +43,8 @@ func TestDefaults(t *testing.T) {
 		Database: config.Database{Path: "pontoon.db", Synchronous: "normal"},
 		Log:      config.Log{Level: "info", Format: "text"},
 		Game: config.Game{TurnTimer: 60 * time.Second, StartingChips: 1000, DailyAmount: 200,
-			DailyCooldown: 24 * time.Hour, Rules: config.DefaultRules(), BankOfferTTL: 2 * time.Minute,
-			BidWindow: 60 * time.Second},
+			DailyCooldown: 24 * time.Hour, GiveMinRounds: 5, GiveMinAccountAge: 7 * 24 * time.Hour, GiveDailyCap: 1000,
+			Rules: config.DefaultRules(), BankOfferTTL: 2 * time.Minute, BidWindow: 60 * time.Second},
 		Runtime: config.Runtime{MaxProcs: 1, GCPercent: 200, SteadySysmon: true},
 	}, c)
 

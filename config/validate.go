@@ -17,6 +17,14 @@ type Error struct {
 	Problem string // e.g. "is 5s, must be between 10s and 10m"
 }
 
+
+// The largest give rules (Game.GiveMinRounds, Game.GiveMinAccountAge in days) the
+// configuration and a server's /pontoon settings accept.
+const (
+	MaxGiveMinRounds      = 10000
+	MaxGiveMinAccountDays = 3650
+)
+
 func (e *Error) Error() string {
 	return fmt.Sprintf("config: %s %s; set %s or %s in the config file", e.Key, e.Problem, EnvName(e.Key), e.Key)
 }
@@ -75,6 +83,15 @@ func (c Config) Validate() error {
 	}
 	if err := between("game.daily_cooldown", g.DailyCooldown, time.Minute, 30*24*time.Hour); err != nil {
 		return err
+	}
+	if g.GiveMinRounds < 0 || g.GiveMinRounds > MaxGiveMinRounds {
+		return bad("game.give_min_rounds", "is %d, must be from 0 to %d", g.GiveMinRounds, MaxGiveMinRounds)
+	}
+	if err := between("game.give_min_account_age", g.GiveMinAccountAge, 0, MaxGiveMinAccountDays*24*time.Hour); err != nil {
+		return err
+	}
+	if g.GiveDailyCap < 0 || g.GiveDailyCap > maxChips {
+		return bad("game.give_daily_cap", "is %d, must be from 0 to %d", g.GiveDailyCap, int64(maxChips))
 	}
 	if g.Language != "" && !language.MatchString(g.Language) {
 		return bad("game.language", "is %s, must be a language tag such as pl or pt-BR, or empty", show(g.Language))
