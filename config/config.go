@@ -122,13 +122,6 @@ type Game struct {
 	StartingChips int64         // minted into a member's wallet the first time they play
 	DailyAmount   int64         // what /pontoon daily gives
 	DailyCooldown time.Duration // how often /pontoon daily may be claimed
-	// Who may give chips (/pontoon give), until a server's admin sets its own: giver
-	// and receiver must have played GiveMinRounds rounds in the server and hold a
-	// Discord account at least GiveMinAccountAge old, and one member gives at most
-	// GiveDailyCap chips in 24 hours. 0 turns each rule off.
-	GiveMinRounds     int64
-	GiveMinAccountAge time.Duration
-	GiveDailyCap      int64
 	Language      string        // the public language when a server has set none; "" follows the guild's locale
 	// Rules are the default house rules of a new table, with the keys of
 	// HISTORY.md's "rules" object. The game package validates them
@@ -136,6 +129,14 @@ type Game struct {
 	Rules        map[string]any
 	BankOfferTTL time.Duration // how long an offer to sell the bank stands
 	BidWindow    time.Duration // how long an auction of the bank takes bids
+
+	// Who may give chips (/pontoon give), until a server's admin sets its own: giver
+	// and receiver must have played GiveMinRounds rounds in the server and hold a
+	// Discord account at least GiveMinAccountAge old, and one member gives at most
+	// GiveDailyCap chips in 24 hours. 0 turns each rule off.
+	GiveMinRounds     int64
+	GiveMinAccountAge time.Duration
+	GiveDailyCap      int64
 }
 
 // RulesJSON returns the default house rules as a JSON object, the form
@@ -169,15 +170,16 @@ func Default() Config {
 			StartingChips: 1000,
 			DailyAmount:   200,
 			DailyCooldown: 24 * time.Hour,
+			Rules:         DefaultRules(),
+			BankOfferTTL:  2 * time.Minute,
+			BidWindow:     60 * time.Second,
+
 			// A casual server's guard against chips fed from alternate accounts: a
 			// week-old account that has played a few rounds may give what one
 			// member starts with, once a day.
 			GiveMinRounds:     5,
 			GiveMinAccountAge: 7 * 24 * time.Hour,
 			GiveDailyCap:      1000,
-			Rules:         DefaultRules(),
-			BankOfferTTL:  2 * time.Minute,
-			BidWindow:     60 * time.Second,
 		},
 	}
 }

@@ -17,7 +17,6 @@ type Error struct {
 	Problem string // e.g. "is 5s, must be between 10s and 10m"
 }
 
-
 // The largest give rules (Game.GiveMinRounds, Game.GiveMinAccountAge in days) the
 // configuration and a server's /pontoon settings accept.
 const (

@@ -109,9 +109,10 @@ func serve(parent context.Context, stderr io.Writer) error {
 		Token: cfg.Discord.Token, AppID: cfg.Discord.ApplicationID, GuildID: cfg.Discord.GuildID, APIURL: cfg.Discord.APIURL,
 		TurnTimer: cfg.Game.TurnTimer, StartingChips: cfg.Game.StartingChips, DailyAmount: cfg.Game.DailyAmount,
 		DailyCooldown: cfg.Game.DailyCooldown, DefaultRules: rules, Language: cfg.Game.Language,
-		Give: bot.GiveRules{MinRounds: int(cfg.Game.GiveMinRounds), MinAccountAge: cfg.Game.GiveMinAccountAge, DailyCap: cfg.Game.GiveDailyCap},
 		OfferTTL: cfg.Game.BankOfferTTL, BidWindow: cfg.Game.BidWindow, Logger: log,
 		Scale: scaleOptions(cfg.Discord.Scale),
+		Give: bot.GiveRules{MinRounds: int(cfg.Game.GiveMinRounds), MinAccountAge: cfg.Game.GiveMinAccountAge,
+			DailyCap: cfg.Game.GiveDailyCap},
 		OnSession: func(s *discordgo.Session) {
 			s.LogLevel = logging.DiscordgoLevel(cfg.Log.SlogLevel())
 			if m != nil {
