@@ -10,13 +10,18 @@
 //   - reply.go: every interaction's answer (answer; handle posts it over the gateway),
 //     the replies, words (the one place an error becomes a member's words; answers use
 //     refusalText or fail, so the metrics count what the member was told) and the
-//     choice of language.
+//     choice of language. Every write an interaction causes carries its id
+//     (store.WithInteraction), which the store records in that write's transaction: a
+//     redelivery, after a restart or on another replica, changes nothing, and answer
+//     gives it no answer (redelivered).
 //   - scale.go: several processes: gateway shards (Options.Scale), Route for
 //     HTTP interactions (package httpin), and replicas sharing one PostgreSQL's tables.
 //     Gateway handlers run on discordgo's reader (SyncEvents) and hand each
 //     interaction, decoded lean (discordapi.DecodeInteraction), to workers.go: an idle
 //     worker goroutine or a new one, never a queue.
-//   - play.go, bank.go, economy.go, admin.go: the handlers.
+//   - play.go, bank.go, economy.go, admin.go: the handlers; economy.go also holds a
+//     server's give rules (GiveRules: rounds played, account age, a daily cap), which
+//     its admin sets with /pontoon settings.
 //   - publish.go: the public messages (tables, offers, auctions), edited with no table
 //     lock held and coalesced per table. A click that updates the table message in its
 //     own answer (updateTable) claims the message first, so that the answer and an

@@ -1,7 +1,7 @@
 // Package store keeps the Pontoon bot's state in one SQLite file, or in one
 // PostgreSQL database that several processes of the bot share: members'
 // chips, tables with their bank and kitty, rounds as hand histories with
-// their action logs, recently seen interactions and per-guild settings.
+// their action logs, the interactions applied recently and per-guild settings.
 //
 // Start with Open (a file name, or a postgres:// URL), then read ledger.go: chips live in accounts named
 // WalletAccount, EscrowAccount, KittyAccount and MintAccount, each scoped by
