@@ -62,8 +62,8 @@ func (b *Bot) mayGive(c *ictx, r GiveRules, member string) error {
 		if err != nil {
 			return err
 		}
-		if played := st.Rounds + st.BankerRounds; played < r.MinRounds {
-			return refuse("err.give_rounds", "Player", view.Mention(member), "Rounds", r.MinRounds, "Played", played)
+		if st.Rounds < r.MinRounds { // as a player or as the banker
+			return refuse("err.give_rounds", "Player", view.Mention(member), "Rounds", r.MinRounds, "Played", st.Rounds)
 		}
 	}
 	return nil
