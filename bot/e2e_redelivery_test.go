@@ -128,8 +128,7 @@ func TestATwistRedeliveredAfterARestartIsAppliedAndAnsweredOnce(t *testing.T) {
 // Two HTTP replicas on one PostgreSQL: a gift applied by replica A and delivered again
 // to replica B changes nothing and gets no second answer from B.
 func TestAGiftRedeliveredToAnotherReplicaChangesNothingAndIsAnsweredOnce(t *testing.T) {
-	h, a, b := replicaPair(t, nil)
-	_ = a
+	h, _, b := replicaPair(t, nil)
 	h.cmd(bob, sub("balance"))
 	r := h.cmd(alice, sub("give", userOpt("member", bob), intOpt("amount", 100)))
 	require.Contains(t, text(r.Message), "100")
@@ -139,6 +138,18 @@ func TestAGiftRedeliveredToAnotherReplicaChangesNothingAndIsAnsweredOnce(t *test
 	require.Equal(t, int64(900), h.balance(alice), "the gift was made once")
 	require.Equal(t, int64(1100), h.balance(bob))
 	h.noFailures() // B answering 200 to the redelivery is recorded as a failure
+	h.audit()
+}
+
+func TestADailyClaimRedeliveredToAnotherReplicaPaysOnce(t *testing.T) {
+	h, _, b := replicaPair(t, func(o *bot.Options) { o.DailyCooldown = time.Nanosecond })
+	r := h.cmd(alice, sub("daily"))
+	require.Contains(t, text(r.Message), "200")
+
+	require.NoError(t, h.fake.SetInteractionsEndpoint(b.srv.URL))
+	require.NoError(t, h.fake.Redeliver(r))
+	require.Equal(t, int64(1200), h.balance(alice), "the daily chips were paid once")
+	h.noFailures()
 	h.audit()
 }
 

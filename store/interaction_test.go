@@ -206,3 +206,25 @@ func TestAnActionRecordsItsInteractionInItsOwnRow(t *testing.T) {
 		assert.False(t, applied)
 	})
 }
+
+func TestARedeliveredKittyAndBankSaleMoveChipsOnce(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bk backend) {
+		s := bk.open(t)
+		wallets(t, s, "g", 1000, "ann", "ben")
+		tb, err := s.OpenTable(context.Background(), OpenTableParams{Guild: "g", Channel: "c", Host: "ann", BankOwner: "ann",
+			Rules: `{"variant":"classic"}`, Now: t0})
+		require.NoError(t, err)
+		kitty := BankParams{TableID: tb.ID, Reason: "kitty", Now: t0,
+			Transfers: []Transfer{{From: WalletAccount("ann"), To: KittyAccount(tb.ID), Amount: 150}}}
+		require.NoError(t, s.UpdateBank(delivery("k1"), kitty))
+		assert.ErrorIs(t, s.UpdateBank(delivery("k1"), kitty), ErrDuplicateInteraction)
+		assert.EqualValues(t, 150, balanceOf(t, s, "g", KittyAccount(tb.ID)))
+
+		ben := "ben"
+		sale := BankParams{TableID: tb.ID, BankOwner: &ben, Reason: "bank sale", Now: t0,
+			Transfers: []Transfer{{From: WalletAccount("ben"), To: WalletAccount("ann"), Amount: 300}}}
+		require.NoError(t, s.UpdateBank(delivery("s1"), sale))
+		assert.ErrorIs(t, s.UpdateBank(delivery("s1"), sale), ErrDuplicateInteraction)
+		assert.EqualValues(t, 700, balanceOf(t, s, "g", WalletAccount("ben")), "the bank was paid for once")
+	})
+}
