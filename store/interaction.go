@@ -21,7 +21,7 @@ type interactionKey struct{}
 // received it (the row's seen_at, by which PruneInteractions forgets it), and whether
 // a write of this delivery has committed the id. A delivery's later writes find the
 // id recorded by itself and go on: an interaction may take several transactions (a
-// seat, then the wallet it needs), and only another delivery is a duplicate.
+// table opened, then its first seat), and only another delivery is a duplicate.
 type interactionClaim struct {
 	id  string
 	at  time.Time
