@@ -228,3 +228,41 @@ func TestARedeliveredKittyAndBankSaleMoveChipsOnce(t *testing.T) {
 		assert.EqualValues(t, 700, balanceOf(t, s, "g", WalletAccount("ben")), "the bank was paid for once")
 	})
 }
+
+// Deliveries of one interaction at once, some of whose writes fail after recording it
+// (on SQLite, bodies of one group commit, each rolled back to its savepoint): a failed
+// write leaves no record behind, so one delivery that succeeds is applied, once.
+func TestAFailedDeliveryAmongConcurrentOnesLeavesNoRecord(t *testing.T) {
+	eachBackend(t, func(t *testing.T, bk backend) {
+		s := bk.open(t)
+		wallets(t, s, "g", 1000, "ann", "ben")
+		const n = 16
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			amount := int64(10)
+			if i%2 == 0 {
+				amount = 5000 // more than ann holds: refused after the record
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _, errs[i] = s.Give(delivery("i1"), "g", "ann", "ben", amount, 0, t0)
+			}()
+		}
+		wg.Wait()
+		ok := 0
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				ok++
+				assert.Equal(t, 1, i%2, "only a gift ann can pay succeeds")
+			case errors.Is(err, ErrInsufficientChips), errors.Is(err, ErrDuplicateInteraction):
+			default:
+				t.Errorf("delivery %d: %v", i, err)
+			}
+		}
+		assert.Equal(t, 1, ok, "one delivery applied")
+		assert.EqualValues(t, 990, balanceOf(t, s, "g", WalletAccount("ann")))
+	})
+}
