@@ -36,6 +36,7 @@ type Store interface {
 	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
 	InteractionApplied(ctx context.Context, id string, tableID int64, round int) (bool, error)
 	PruneOffers(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
+	drawnStore
 }
 
 // economyStore is what /pontoon balance, leaderboard, daily, give and grant use (give
@@ -244,7 +245,9 @@ func (b *Bot) Start(ctx context.Context) error {
 	go b.pruneLoop()
 	b.pub.start()
 	b.log.Info("pontoon bot ready", "app", b.appID, "guild_scope", b.opt.GuildID, "tables", len(b.tables.Tables()))
-	b.pub.postLater(b.tables.Resume())
+	redraw, unposted := b.tables.Resume()
+	b.pub.checkLater(redraw, b.tables.Recent())
+	b.pub.postLater(unposted)
 	return nil
 }
 
