@@ -63,6 +63,9 @@ type Options struct {
 	// in Holder's name (unique per process).
 	Shared Shared
 	Holder string
+	// MaxTables, when above 0, is how many open tables a server may have: Open is
+	// refused past it with store.ErrTooManyTables.
+	MaxTables int
 }
 
 // Timer is a timer started by Options.AfterFunc; *time.Timer is one.
@@ -297,7 +300,7 @@ func (m *Manager) Open(ctx context.Context, p OpenParams) (*Table, Snapshot, err
 	if _, _, err := m.st.EnsureWallet(ctx, p.Guild, p.Host, m.opt.StartingChips, now); err != nil {
 		return nil, Snapshot{}, err
 	}
-	tb, err := m.st.OpenTable(ctx, store.OpenTableParams{Guild: p.Guild, Channel: p.Channel, Host: p.Host, Rules: raw, Now: now})
+	tb, err := m.st.OpenTable(ctx, store.OpenTableParams{Guild: p.Guild, Channel: p.Channel, Host: p.Host, Rules: raw, MaxOpen: m.opt.MaxTables, Now: now})
 	if err != nil {
 		return nil, Snapshot{}, err
 	}

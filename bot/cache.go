@@ -1,0 +1,16 @@
+package bot
+
+import lru "github.com/hashicorp/golang-lru/v2"
+
+// newCache is one of the bot's in-memory caches (members' names and languages, tables'
+// pictures, fair-price hints, servers' odds budgets): it keeps the size entries used
+// most recently and lets the least recently used go, so a server with ever more members
+// or tables cannot grow the process. Each holds only what the store or a new render can
+// give again.
+func newCache[K comparable, V any](size int) *lru.Cache[K, V] {
+	c, err := lru.New[K, V](max(size, 1))
+	if err != nil {
+		panic(err) // lru.New fails only for a size below 1
+	}
+	return c
+}
