@@ -21,9 +21,10 @@ import (
 //     (each replica counts its own);
 //   - the store keeps Options.OddsKept results (store.SaveOdds), the newest.
 
-// oddsWait is how long a member's /pontoon odds waits for the simulation running
-// before it: several of them, far less than the 15 minutes an interaction's token lives.
-const oddsWait = time.Minute
+// oddsWait is how long a member's /pontoon odds waits for the simulations running
+// before it: many seconds' worth of them, and half of the minute the work after a reply
+// has (runLater), so that the member's own simulation and answer still fit.
+const oddsWait = 30 * time.Second
 
 // oddsGate is the process's one simulation slot and each server's hourly budget.
 type oddsGate struct {
