@@ -268,6 +268,7 @@ func (b *Bot) Start(ctx context.Context) error {
 	}
 	b.setCommandID(cmds)
 	go b.pruneLoop()
+	b.opt.AfterFunc(idleSweepEvery(b.opt.IdleTable), b.sweepIdle)
 	b.pub.start()
 	b.log.Info("pontoon bot ready", "app", b.appID, "guild_scope", b.opt.GuildID, "tables", len(b.tables.Tables()))
 	b.pub.postLater(b.tables.Resume())

@@ -87,8 +87,9 @@ type Manager struct {
 	auctions map[int64]*Auction
 	closed   bool
 	inflight sync.WaitGroup
-	holds    holds // shared tables' leases, per table (shared.go)
-	poll     Timer // the next poll of the store's turn deadlines (deadlines.go), when shared
+	holds    holds               // shared tables' leases, per table (shared.go)
+	poll     Timer               // the next poll of the store's turn deadlines (deadlines.go), when shared
+	lastUse  map[int64]time.Time // when each table in memory was last asked for (idle.go)
 }
 
 // NewManager builds a manager over a store. SetNotifier must be called before Start.
@@ -170,6 +171,7 @@ func (m *Manager) forget(t *Table) {
 	if m.tables[t.id] == t {
 		delete(m.tables, t.id)
 		delete(m.byChan, chanKey(t.guild, t.channel))
+		delete(m.lastUse, t.id)
 	}
 }
 
@@ -177,6 +179,9 @@ func (m *Manager) forget(t *Table) {
 func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 	m.mu.Lock()
 	t, ok := m.tables[id]
+	if ok {
+		m.noteUse(id)
+	}
 	m.mu.Unlock()
 	if ok {
 		return t, nil
@@ -219,6 +224,7 @@ func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 func (m *Manager) keep(t *Table) {
 	m.tables[t.id] = t
 	m.byChan[chanKey(t.guild, t.channel)] = t
+	m.noteUse(t.id)
 }
 
 func chanKey(guild, channel string) string { return guild + "/" + channel }
@@ -227,6 +233,9 @@ func chanKey(guild, channel string) string { return guild + "/" + channel }
 func (m *Manager) ByChannel(ctx context.Context, guild, channel string) (*Table, error) {
 	m.mu.Lock()
 	t, ok := m.byChan[chanKey(guild, channel)]
+	if ok {
+		m.noteUse(t.id)
+	}
 	m.mu.Unlock()
 	if ok {
 		return t, nil

@@ -53,24 +53,56 @@ const (
 // ErrBusy is Hold's error when another process kept the table's lease for holdWait.
 var ErrBusy = errors.New("table: another process holds the table")
 
-// holds serialises this process's own work on a table's lease, per table.
+// holds serialises this process's own work on a table's lease, per table. A table's
+// lock is kept only while some work holds it or waits for it, so the map holds the
+// tables in use, not every table ever held.
 type holds struct {
 	mu sync.Mutex
-	m  map[int64]*sync.Mutex
+	m  map[int64]*holdLock
 }
 
-func (h *holds) of(id int64) *sync.Mutex {
+// holdLock is one table's lock in holds; users counts the work holding or waiting.
+type holdLock struct {
+	h     *holds
+	id    int64
+	mu    sync.Mutex
+	users int // guarded by h.mu
+}
+
+// of is table id's lock, counted as used until its Unlock: each of is paired with one
+// Lock and one Unlock.
+func (h *holds) of(id int64) *holdLock {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.m == nil {
-		h.m = map[int64]*sync.Mutex{}
+		h.m = map[int64]*holdLock{}
 	}
-	mu := h.m[id]
-	if mu == nil {
-		mu = &sync.Mutex{}
-		h.m[id] = mu
+	l := h.m[id]
+	if l == nil {
+		l = &holdLock{h: h, id: id}
+		h.m[id] = l
 	}
-	return mu
+	l.users++
+	return l
+}
+
+func (l *holdLock) Lock() { l.mu.Lock() }
+
+// Unlock releases the lock and forgets it once no work holds or waits for it.
+func (l *holdLock) Unlock() {
+	l.mu.Unlock()
+	l.h.mu.Lock()
+	defer l.h.mu.Unlock()
+	if l.users--; l.users == 0 {
+		delete(l.h.m, l.id)
+	}
+}
+
+// len is how many tables' locks are kept.
+func (h *holds) len() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.m)
 }
 
 // Hold claims table id for this process until release is called, waiting up to
