@@ -148,3 +148,24 @@ func TestOddsPastTheServersHourlyBudgetAreRefused(t *testing.T) {
 	assert.Contains(t, answer, "Three times the stake")
 	h.noFailures()
 }
+
+// Rule sets the simulation plays alike share one kept result: a table whose stake limits
+// differ but whose simulated flat stake is the same is answered at once, with the same
+// figures, and costs no simulation of the server's hourly budget.
+func TestOddsOfEquivalentRuleSetsShareOneResult(t *testing.T) {
+	h := newHarness(t, func(o *bot.Options) { o.OddsPerHour = 1 })
+	h.seat(alice, []*discordgo.ApplicationCommandInteractionDataOption{intOpt("min_stake", 2)}, bob)
+	deferred, first := h.oddsIn(channelID, alice)
+	require.True(t, deferred)
+	require.Contains(t, first, "The bank keeps")
+
+	h.fake.AddChannel(guildID, channel3)
+	r, err := h.fake.Command(guildID, channel3, carol, "pontoon", sub("start", intOpt("min_stake", 5), intOpt("max_stake", 40)))
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral, text(r.Message))
+	deferred, second := h.oddsIn(channel3, carol) // a table of one: simulated at two seats, as alice's
+
+	assert.False(t, deferred, "the same simulation: answered at once")
+	assert.Equal(t, first, second)
+	h.noFailures()
+}

@@ -63,9 +63,12 @@ func (b *Bot) cmdSeed(c *ictx, o options) error {
 	return b.privateText(c, b.cat.T(c.lang, "seed.added", "Seed", text, "Count", n))
 }
 
-// oddsKey is the rule set as the store keeps it, and the table size simulated.
+// oddsKey is the rule set as the store keeps it, and the table size simulated. Rule
+// sets the simulation plays alike (sim.Canonical: other stake limits with the same flat
+// stake, kitty limits it does not read) share one key, so naming them costs no new
+// simulation.
 func oddsKey(rules game.Rules, seated int) (string, int) {
-	raw, _ := json.Marshal(rules)
+	raw, _ := json.Marshal(sim.Canonical(rules))
 	return string(raw), min(max(seated, 2), 8)
 }
 
