@@ -90,11 +90,14 @@ func TestOddsAreSimulatedOneAtATime(t *testing.T) {
 	var wg sync.WaitGroup
 	answers := make([]string, 3)
 	ask := func(i int, channel, member string) {
-		// Each request is deferred before the next is sent: the three wait or simulate
-		// together.
+		// Each request is answered (deferred) before the next is sent: the three wait or
+		// simulate together.
 		r, err := h.fake.Command(guildID, channel, member, "pontoon", sub("odds"))
 		require.NoError(t, err)
-		require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, r.Type)
+		if r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+			answers[i] = text(r.Message) // a machine so slow that the first was kept already
+			return
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
