@@ -242,7 +242,7 @@ func New(st Store, opt Options) (*Bot, error) {
 	b.tables = table.NewManager(st, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
 		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger,
 		Serves: opt.Scale.serves, Shared: sh, Holder: newHolder(), MaxTables: opt.MaxOpenTables})
-	b.lang = newLanguages(st, opt.Language)
+	b.lang = newLanguages(st, opt.Language, opt.CacheEntries)
 	b.mlang = &memberLanguages{st: st, cache: newCache[string, string](opt.CacheEntries)}
 	b.pub = newPublisher(b)
 	b.tables.SetNotifier(b.pub)

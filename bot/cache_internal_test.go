@@ -90,3 +90,23 @@ func TestOddsBudgetsStayBounded(t *testing.T) {
 	ok, _ = g.take("9", now.Add(time.Hour))
 	assert.True(t, ok, "a new hour")
 }
+
+// Servers' settings and locales past the cache's size: the caches stay at their size,
+// and every server's public language is still its own setting, read again from the
+// store when the cache let it go.
+func TestServerSettingsStayBoundedAndRight(t *testing.T) {
+	b := boundedBot(t, 3)
+	ctx := context.Background()
+	langs := []string{"pl", "id", "su", "pt-BR", "en"}
+	guild := func(i int) string { return fmt.Sprintf("10000000000000%04d", i) }
+	for i := range 12 {
+		require.NoError(t, b.lang.set(ctx, guild(i), guildSettings{Language: langs[i%len(langs)]}, time.Now()))
+		b.lang.public(ctx, guild(i), "de")
+		assert.LessOrEqual(t, b.lang.settings.Len(), 3)
+		assert.LessOrEqual(t, b.lang.locales.Len(), 3)
+	}
+	for i := range 12 {
+		assert.Equal(t, langs[i%len(langs)], b.lang.public(ctx, guild(i), ""), "server %d", i)
+		assert.LessOrEqual(t, b.lang.settings.Len(), 3)
+	}
+}
