@@ -172,3 +172,21 @@ func TestOddsOfEquivalentRuleSetsShareOneResult(t *testing.T) {
 	assert.Equal(t, first, second)
 	h.noFailures()
 }
+
+// The store keeps Options.OddsKept results: past them the oldest goes, and asking for it
+// again simulates it again, with the same figures.
+func TestOddsPastTheKeptBoundAreSimulatedAgain(t *testing.T) {
+	h := newHarness(t, func(o *bot.Options) { o.OddsKept = 1 })
+	h.seat(alice, []*discordgo.ApplicationCommandInteractionDataOption{intOpt("pontoon_pays", 3)}, bob)
+	deferred, first := h.oddsIn(channelID, alice)
+	require.True(t, deferred)
+	h.fake.AddChannel(guildID, channel3)
+	deferred, _ = h.oddsIn(channel3, carol) // the server's defaults: alice's table's result goes
+	require.True(t, deferred)
+	deferred, again := h.oddsIn(channelID, bob)
+	assert.True(t, deferred, "let go, so simulated again")
+	assert.Equal(t, first, again)
+	deferred, _ = h.oddsIn(channelID, alice)
+	assert.False(t, deferred, "kept again")
+	h.noFailures()
+}
