@@ -82,6 +82,13 @@ func TestATableInARoundStaysInMemory(t *testing.T) {
 	assert.Equal(t, 1, m.LiveTables())
 }
 
+// len is how many tables' hold slots are kept.
+func (h *holds) len() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.m)
+}
+
 type stopped struct{}
 
 func (stopped) Stop() bool { return false }
