@@ -50,21 +50,11 @@ func runHealthcheck(t *testing.T, bin string, env []string, args ...string) (int
 	return 0, stdout.String(), stderr.String()
 }
 
-// freePort is a TCP port nothing listens on just now.
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	require.NoError(t, ln.Close())
-	return port
-}
-
 // `pontoon healthcheck` asks the admin listener named by admin.listen, with admin.token,
 // and says in one line what it answered: exit 0 on 200, 1 on anything else, including
 // no listener and no admin.listen. The token is never printed.
 func TestHealthcheckAsksTheAdminListener(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	var dbErr error
 	h := metrics.AdminHandler(metrics.New(), metrics.AdminOptions{Token: adminToken},
 		metrics.Check{Name: "database", Func: func(context.Context) error { return dbErr }})
@@ -92,7 +82,7 @@ func TestHealthcheckAsksTheAdminListener(t *testing.T) {
 		{"ready without the token", []string{listen}, []string{"--ready"}, nil, 1, "unhealthy: GET " + url + "/readyz: 401 Unauthorized: unauthorized"},
 		{"not ready", []string{listen, withToken}, []string{"--ready"}, func() { dbErr = errors.New("database is down") }, 1,
 			"unhealthy: GET " + url + "/readyz: 503 Service Unavailable: database: database is down"},
-		{"nothing listening", []string{"PONTOON_ADMIN_LISTEN=127.0.0.1:" + freePort(t), withToken}, nil, nil, 1, "connection refused"},
+		{"nothing listening", []string{"PONTOON_ADMIN_LISTEN=" + freeAddr(t), withToken}, nil, nil, 1, "connection refused"},
 		{"no admin listener", nil, nil, nil, 1, "unhealthy: admin.listen is empty, so there is no admin listener to ask; set PONTOON_ADMIN_LISTEN"},
 		{"bad token", []string{listen, "PONTOON_ADMIN_TOKEN=short"}, nil, nil, 1, "unhealthy: config: admin.token is 5 characters, must be 16 to 256"},
 	}
@@ -121,14 +111,14 @@ func TestHealthcheckAsksTheAdminListener(t *testing.T) {
 // container's health check passes against it. On loopback with a token there is no
 // warning, and the metrics need the token.
 func TestAdminListenerBeyondLoopback(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	fake := discordtest.New(t, discordtest.WithToken(token))
 	fake.AddGuild(guild, "en-US")
 	fake.AddChannel(guild, channel)
 	base := cleanEnv("PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
 		"PONTOON_DATABASE_PATH="+filepath.Join(t.TempDir(), "pontoon.db"), "PONTOON_LOG_FORMAT=json")
 
-	port := freePort(t)
+	_, port, _ := net.SplitHostPort(freeAddr(t))
 	open := append(append([]string{}, base...), "PONTOON_ADMIN_LISTEN=0.0.0.0:"+port)
 	p := startServe(t, bin, open, 1)
 	logs := p.logs.String()
