@@ -49,6 +49,12 @@ const (
 	RefusedStaleTimestamp     = "stale_timestamp"     // signed, but further than MaxSkew from now (a replay)
 )
 
+// RefusalReasons are all the Refused* values, for a metric that shows each
+// at zero before the first refusal.
+var RefusalReasons = []string{RefusedMethod, RefusedMissingSignature, RefusedMalformedSignature,
+	RefusedMissingTimestamp, RefusedMalformedTimestamp, RefusedBodyTooLarge, RefusedBodyUnreadable,
+	RefusedBadSignature, RefusedStaleTimestamp}
+
 // Recorder counts refused requests by reason (one of the Refused*
 // constants). *metrics.Metrics is one.
 type Recorder interface {

@@ -142,6 +142,14 @@ func (m *Metrics) EndpointRefused(reason string) {
 	m.endpointRefused.WithLabelValues(reason).Inc()
 }
 
+// DeclareEndpointRefusals makes the refusal series of each reason (httpin.RefusalReasons)
+// exist at zero, so that an alert on refusals works before the first one.
+func (m *Metrics) DeclareEndpointRefusals(reasons []string) {
+	for _, r := range reasons {
+		m.endpointRefused.WithLabelValues(r)
+	}
+}
+
 // REST records one Discord REST request; it is a discordapi.RESTObserver.
 func (m *Metrics) REST(route string, status int, scope string) {
 	m.restRequests.WithLabelValues(route, strconv.Itoa(status)).Inc()

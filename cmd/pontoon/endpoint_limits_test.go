@@ -37,6 +37,11 @@ func TestInteractionsEndpointKeepsItsLimits(t *testing.T) {
 		"PONTOON_DISCORD_INTERACTIONS_READ_TIMEOUT=5s", "PONTOON_DISCORD_INTERACTIONS_MAX_CONNECTIONS=2")
 	p := startServe(t, bin, env, 1)
 	defer stopServe(t, p)
+	before := scrape(t, admin)
+	for _, reason := range []string{"missing_signature", "bad_signature", "body_too_large", "stale_timestamp"} {
+		assert.Contains(t, before["pontoon_interactions_endpoint_refused_total"], sample{map[string]string{"reason": reason}, 0},
+			"the %s series is there, at zero, before the first refusal", reason)
+	}
 
 	dial := func() net.Conn {
 		c, err := net.Dial("tcp", addr)

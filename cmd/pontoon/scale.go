@@ -43,6 +43,7 @@ func listenInteractions(d config.Discord, b *bot.Bot, log *slog.Logger, m *metri
 	o := httpin.Options{PublicKey: key, Router: b.Route, Webhooks: b.REST(), Logger: log}
 	if m != nil { // a nil *Metrics in the interface would not be a nil Recorder
 		o.Recorder = m
+		m.DeclareEndpointRefusals(httpin.RefusalReasons)
 	}
 	h, err := httpin.New(o)
 	if err != nil {
