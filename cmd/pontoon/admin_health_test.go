@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,9 +56,14 @@ func runHealthcheck(t *testing.T, bin string, env []string, args ...string) (int
 // no listener and no admin.listen. The token is never printed.
 func TestHealthcheckAsksTheAdminListener(t *testing.T) {
 	bin := sharedBinary(t)
-	var dbErr error
+	var dbDown atomic.Bool // set by the test, read by the server's goroutine
 	h := metrics.AdminHandler(metrics.New(), metrics.AdminOptions{Token: adminToken},
-		metrics.Check{Name: "database", Func: func(context.Context) error { return dbErr }})
+		metrics.Check{Name: "database", Func: func(context.Context) error {
+			if dbDown.Load() {
+				return errors.New("database is down")
+			}
+			return nil
+		}})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	srv := &http.Server{Handler: h}
@@ -80,7 +86,7 @@ func TestHealthcheckAsksTheAdminListener(t *testing.T) {
 		{"alive on every interface", []string{"PONTOON_ADMIN_LISTEN=:" + port}, nil, nil, 0, "healthy: GET " + url + "/healthz: 200 OK: ok"},
 		{"ready", []string{listen, withToken}, []string{"--ready"}, nil, 0, "healthy: GET " + url + "/readyz: 200 OK: database: ok"},
 		{"ready without the token", []string{listen}, []string{"--ready"}, nil, 1, "unhealthy: GET " + url + "/readyz: 401 Unauthorized: unauthorized"},
-		{"not ready", []string{listen, withToken}, []string{"--ready"}, func() { dbErr = errors.New("database is down") }, 1,
+		{"not ready", []string{listen, withToken}, []string{"--ready"}, func() { dbDown.Store(true) }, 1,
 			"unhealthy: GET " + url + "/readyz: 503 Service Unavailable: database: database is down"},
 		{"nothing listening", []string{"PONTOON_ADMIN_LISTEN=" + freeAddr(t), withToken}, nil, nil, 1, "connection refused"},
 		{"no admin listener", nil, nil, nil, 1, "unhealthy: admin.listen is empty, so there is no admin listener to ask; set PONTOON_ADMIN_LISTEN"},
