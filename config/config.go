@@ -459,6 +459,25 @@ func decodeSecret(v any, dst *Secret) error {
 	return nil
 }
 
+func decodeBool(v any, dst *bool) error {
+	switch x := v.(type) {
+	case bool:
+		*dst = x
+	case string:
+		switch strings.TrimSpace(x) {
+		case "true":
+			*dst = true
+		case "false":
+			*dst = false
+		default:
+			return fmt.Errorf("is %s, must be true or false", show(v))
+		}
+	default:
+		return fmt.Errorf("is %s, must be true or false", show(v))
+	}
+	return nil
+}
+
 func decodeInt(v any, dst *int64) error {
 	switch x := v.(type) {
 	case int:
