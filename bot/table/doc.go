@@ -32,7 +32,8 @@
 // timers, which live in the store, from whichever process claims one when it falls due,
 // and bank_shared.go keeps their bank offers and auctions in the store, whose ends the
 // same poll fires. AnswerOffer is written once over an offerBook: the Manager's map
-// (memoryOffers, bank.go) or the store (storeOffers, bank_shared.go).
+// (memoryOffers, bank.go) or the store (storeOffers, bank_shared.go); StandingOffer
+// (offer_lookup.go) reads one from it for package bot's check of where it was clicked.
 //
 // # Lock order
 //
