@@ -79,7 +79,9 @@
 // "Seeded shuffles"): the pending one whose commitment the table shows, the
 // members' seeds for it, the one a round was dealt from (DealParams.Seed ties
 // it in the deal's own transaction) and when it was revealed. odds.go keeps a
-// simulation's figures once per rule set and table size. deadline.go keeps the
+// simulation's figures once per rule set and table size, the newest SaveOdds's
+// keep of them. OpenTable counts a server's open tables in its own transaction
+// (OpenTableParams.MaxOpen). deadline.go keeps the
 // rules' timers of tables shared by several processes, and bank.go those tables'
 // bank offers and auctions, each ended once in the transaction that acts on it.
 //

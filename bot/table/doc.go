@@ -26,7 +26,8 @@
 // a table commits to before Deal, members' seeds, the derivation at Deal from the Deal
 // interaction's id, the reveal when the pack is shuffled away; and ActAll, several actions
 // of one click ("Shoot & twist", R9.4).
-// store.go declares the small Store this package needs. shared.go is for processes that
+// store.go declares the small Store this package needs. idle.go drops a table idle
+// between rounds from memory (DropIdle); the next Get loads it again. shared.go is for processes that
 // share one database's tables (HTTP replicas): Hold claims a table's lease in
 // the store and rebuilds a copy another process changed; deadlines.go fires their turn
 // timers, which live in the store, from whichever process claims one when it falls due,

@@ -63,6 +63,9 @@ type Options struct {
 	// in Holder's name (unique per process).
 	Shared Shared
 	Holder string
+	// MaxTables, when above 0, is how many open tables a server may have: Open is
+	// refused past it with store.ErrTooManyTables.
+	MaxTables int
 }
 
 // Timer is a timer started by Options.AfterFunc; *time.Timer is one.
@@ -84,9 +87,10 @@ type Manager struct {
 	auctions map[int64]*Auction
 	closed   bool
 	inflight sync.WaitGroup
-	holds    holds   // shared tables' leases, per table (shared.go)
-	poll     Timer   // the next poll of the store's turn deadlines (deadlines.go), when shared
-	recent   []int64 // tables changed lately that Recover left on disk, for Recent
+	holds    holds               // shared tables' leases, per table (shared.go)
+	poll     Timer               // the next poll of the store's turn deadlines (deadlines.go), when shared
+	recent   []int64             // tables changed lately that Recover left on disk, for Recent
+	lastUse  map[int64]time.Time // when each table in memory was last asked for (idle.go)
 }
 
 // NewManager builds a manager over a store. SetNotifier must be called before Start.
@@ -168,6 +172,7 @@ func (m *Manager) forget(t *Table) {
 	if m.tables[t.id] == t {
 		delete(m.tables, t.id)
 		delete(m.byChan, chanKey(t.guild, t.channel))
+		delete(m.lastUse, t.id)
 	}
 }
 
@@ -175,6 +180,9 @@ func (m *Manager) forget(t *Table) {
 func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 	m.mu.Lock()
 	t, ok := m.tables[id]
+	if ok {
+		m.noteUse(id)
+	}
 	m.mu.Unlock()
 	if ok {
 		return t, nil
@@ -217,6 +225,7 @@ func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 func (m *Manager) keep(t *Table) {
 	m.tables[t.id] = t
 	m.byChan[chanKey(t.guild, t.channel)] = t
+	m.noteUse(t.id)
 }
 
 func chanKey(guild, channel string) string { return guild + "/" + channel }
@@ -225,6 +234,9 @@ func chanKey(guild, channel string) string { return guild + "/" + channel }
 func (m *Manager) ByChannel(ctx context.Context, guild, channel string) (*Table, error) {
 	m.mu.Lock()
 	t, ok := m.byChan[chanKey(guild, channel)]
+	if ok {
+		m.noteUse(t.id)
+	}
 	m.mu.Unlock()
 	if ok {
 		return t, nil
@@ -298,7 +310,7 @@ func (m *Manager) Open(ctx context.Context, p OpenParams) (*Table, Snapshot, err
 	if _, _, err := m.st.EnsureWallet(ctx, p.Guild, p.Host, m.opt.StartingChips, now); err != nil {
 		return nil, Snapshot{}, err
 	}
-	tb, err := m.st.OpenTable(ctx, store.OpenTableParams{Guild: p.Guild, Channel: p.Channel, Host: p.Host, Rules: raw, Now: now})
+	tb, err := m.st.OpenTable(ctx, store.OpenTableParams{Guild: p.Guild, Channel: p.Channel, Host: p.Host, Rules: raw, MaxOpen: m.opt.MaxTables, Now: now})
 	if err != nil {
 		return nil, Snapshot{}, err
 	}
