@@ -145,10 +145,6 @@ func (b *Bot) disconnect() error {
 	return nil
 }
 
-// errAnswered is Route's error for an interaction answered before: a redelivery gets no
-// second answer (Discord would refuse it), so the endpoint answers 500 and nothing changes.
-var errAnswered = errors.New("interaction already answered")
-
 // Route answers one interaction POSTed to the HTTP endpoint (package httpin): the same
 // answer as over the gateway, returned as the HTTP body instead of posted to the
 // callback route; the work that waits on Discord runs once the answer is out.
@@ -161,7 +157,8 @@ func (b *Bot) Route(ctx context.Context, ic *discordgo.InteractionCreate) (*disc
 	defer cancel()
 	c := b.answer(actx, ic.Interaction, time.Now())
 	if c == nil {
-		return nil, errAnswered
+		// Answered before (a redelivery): no second answer, and nothing changes.
+		return nil, httpin.ErrAnswered
 	}
 	if c.resp == nil {
 		c.done()

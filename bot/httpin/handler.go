@@ -103,6 +103,10 @@ type Webhooks interface {
 	FollowupMessageCreate(i *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, options ...discordgo.RequestOption) (*discordgo.Message, error)
 }
 
+// ErrAnswered is what a Router returns for an interaction it answered before (a
+// redelivery): the endpoint then writes no answer, only 409 Conflict, and logs no error.
+var ErrAnswered = errors.New("httpin: interaction already answered")
+
 // Options configure a Handler. PublicKey and Router are required.
 type Options struct {
 	PublicKey ed25519.PublicKey
@@ -354,6 +358,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				<-returned
 				h.runThen(ctx, in.ID, fns)
 			}()
+		}
+		if errors.Is(res.err, ErrAnswered) {
+			// A redelivery of an interaction answered before: a second answer would be
+			// refused by Discord, and nothing went wrong here, so no error line.
+			h.log.Debug("interactions endpoint: already answered", "interaction", in.ID)
+			w.WriteHeader(http.StatusConflict)
+			return
 		}
 		if res.err != nil || res.resp == nil {
 			h.fail(&in, res.err)
