@@ -22,11 +22,18 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Store is what the bot needs of persistence: what a live table needs (table.Store) and
-// what the adapter itself answers from. *store.Store implements it; every method is one
-// transaction.
+// Store is what the bot needs of persistence: what a live table needs (table.Stores'
+// parts) and what the adapter itself answers from. *store.Store implements it; every
+// method is one transaction.
 type Store interface {
-	table.Store
+	table.TableWriter
+	table.RoundWriter
+	table.SeedStore
+	table.TableReader
+	table.RecoveryReader
+	table.OfferStore
+	table.AuctionStore
+	table.DeadlineStore
 	economyStore
 	historyStore
 	settingsStore
@@ -207,9 +214,11 @@ func New(st Store, opt Options) (*Bot, error) {
 	sh := sharedStore(st, opt.Scale)
 	b := &Bot{opt: opt, st: st, cat: cat, view: view.New(cat), log: opt.Logger, appID: opt.AppID,
 		stop: make(chan struct{}), sharing: sh != nil, work: newWorkers()}
-	b.tables = table.NewManager(st, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
+	parts := table.Stores{TableWriter: st, RoundWriter: st, SeedStore: st, TableReader: st, RecoveryReader: st, OfferStore: st,
+		AuctionStore: st, DeadlineStore: st}
+	b.tables = table.NewManager(parts, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
 		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger,
-		Serves: opt.Scale.serves, Shared: sh, Holder: newHolder()})
+		Serves: opt.Scale.serves, Leases: sh, Holder: newHolder()})
 	b.lang = newLanguages(st, opt.Language)
 	b.mlang = &memberLanguages{st: st}
 	b.pub = newPublisher(b)

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pontoon-bot/pontoon/store"
 )
 
 // Tables shared by several processes, (HTTP replicas on one PostgreSQL): any
@@ -20,26 +19,10 @@ import (
 // went stale anyway (a lease that lapsed mid-command) fails its commit rather than
 // overwrite another's.
 
-// Shared is what tables shared between processes need of the store; *store.Store has it.
-type Shared interface {
+// Leases are the tables' leases in the store; *store.Store has them.
+type Leases interface {
 	ClaimTable(ctx context.Context, tableID int64, holder string, now time.Time, ttl time.Duration) (claimed, current bool, err error)
 	ReleaseTable(ctx context.Context, tableID int64, holder string, now time.Time) error
-	// The turn deadlines kept in the store (deadlines.go).
-	ClaimDeadlines(ctx context.Context, kind, holder string, now time.Time, ttl time.Duration, limit int) ([]store.Deadline, error)
-	Claimed(ctx context.Context, d store.Deadline, holder string) (bool, error)
-	FinishDeadline(ctx context.Context, d store.Deadline, holder string) error
-	ReleaseDeadline(ctx context.Context, d store.Deadline, holder string) error
-	EnsureDeadline(ctx context.Context, tableID int64, kind, ref string, due time.Time) error
-	// The bank's offers and auctions kept in the store (bank_shared.go).
-	OpenOffer(ctx context.Context, of store.BankOffer) ([]store.BankOffer, error)
-	Offer(ctx context.Context, id string) (store.BankOffer, error)
-	SetOfferMessage(ctx context.Context, id, messageID string) error
-	EndOffer(ctx context.Context, id, status string) (store.BankOffer, error)
-	StartAuction(ctx context.Context, a store.BankAuction) error
-	Auction(ctx context.Context, tableID int64) (store.BankAuction, error)
-	SetAuctionMessage(ctx context.Context, tableID int64, messageID string) error
-	PlaceBid(ctx context.Context, tableID int64, member string, amount int64, now time.Time) (store.BankAuction, error)
-	EndAuction(ctx context.Context, tableID int64) (store.BankAuction, error)
 }
 
 const (
@@ -75,10 +58,10 @@ func (h *holds) of(id int64) *sync.Mutex {
 
 // Hold claims table id for this process until release is called, waiting up to
 // holdWait for another process to let it go, and drops a stale cached copy so that Get
-// loads it afresh. Without Options.Shared (one process owns its tables) it does nothing.
+// loads it afresh. Without Options.Leases (one process owns its tables) it does nothing.
 // The caller must not hold a table's lock.
 func (m *Manager) Hold(ctx context.Context, id int64) (release func(), err error) {
-	sh := m.opt.Shared
+	sh := m.opt.Leases
 	if sh == nil || id <= 0 {
 		return func() {}, nil
 	}
@@ -129,17 +112,14 @@ func (m *Manager) drop(id int64) {
 	if t == nil {
 		return
 	}
-	t.mu.Lock()
-	t.stopTimer()
-	t.mu.Unlock()
 	m.forget(t)
 }
 
 // rebuild replays a freshly loaded table's current or last round from the actions the
 // store holds, and sets its turn deadline as recovery does for a restart (R7.4: the
 // deadline runs from the round's last action; the store's copy of it is what fires,
-// deadlines.go). Only shared tables need it: a process
-// that owns its tables keeps every round in play in memory from recovery on.
+// deadlines.go). A table loaded by Get after Recover has a round in play only when
+// another process dealt it (HTTP replicas) or recovery left it to its shard.
 func (m *Manager) rebuild(ctx context.Context, t *Table) error {
 	if t.round.ID == 0 {
 		return nil
@@ -158,18 +138,12 @@ func (m *Manager) rebuild(ctx context.Context, t *Table) error {
 		last = a.CreatedAt
 	}
 	if g.InRound() {
-		t.recovered = true
 		t.deadline = last.Add(t.turn)
 	}
-	t.armTimer()
 	return nil
 }
 
-// Refresh forgets the cached copy of a shared table whose commit failed as stale (the
-// store's (round, seq) key, a deal's round number): the next Get rebuilds it from the
-// store. Call it inside Hold.
-func (m *Manager) Refresh(id int64) {
-	if m.opt.Shared != nil {
-		m.drop(id)
-	}
-}
+// Refresh forgets the cached copy of a table whose commit failed as stale (the store's
+// (round, seq) key, a deal's round number): the next Get rebuilds it from the store.
+// Call it inside Hold.
+func (m *Manager) Refresh(id int64) { m.drop(id) }
