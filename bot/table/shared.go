@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
 )
 
 // Tables shared by several processes, (HTTP replicas on one PostgreSQL): any
