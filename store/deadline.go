@@ -7,17 +7,28 @@ import (
 	"time"
 )
 
-// Deadlines: the rules' timers kept in the store, so that they outlive the
-// process that set them. Several processes may share one PostgreSQL (HTTP replicas), and
-// a table's turn timer (R7.4) must fire once even when the process that last touched the
-// table has died and no other has the table in memory. The turn deadline is written, not
-// derived: the deal and every action after which the round goes on write it in their own
-// transaction (StartRoundParams.TurnDue, ApplyParams.TurnDue), and the action that
-// settles the round, a voided round and a close delete it, so the store never says a
-// table is due that is not. Each process polls ClaimDeadlines; a due row is claimed by
-// exactly one of them (on PostgreSQL SELECT ... FOR UPDATE SKIP LOCKED, so concurrent
-// claimants skip each other's rows rather than wait; on SQLite the one writer does it),
-// and the claim lapses if its process dies before firing it.
+// Deadlines: the rules' timers kept in the store, in every deployment, so that they
+// outlive the process that set them: a table's turn timer (R7.4), a bank offer's expiry
+// and an auction's close (bank.go). Several processes may share one PostgreSQL (HTTP
+// replicas), and a timer must fire once even when the process that last touched the
+// table has died and no other has the table in memory; one process on SQLite finds the
+// timers it set before a restart. A row is written in the transaction of what starts the
+// timer and deleted by what ends it (the settlement, a voided round, a close; an offer's
+// answer, an auction's close), so the store never says a timer runs that does not.
+//
+// A turn's row is written by the deal (StartRoundParams.TurnDue) and not by each action
+// after it (ApplyParams.TurnDue may move it, and the table leaves it as it is): every
+// action only moves the turn's real deadline later, so the row is the earliest the turn
+// can time out, and an action costs no deadline write. The process that claims the row
+// when due times the turn out if its real deadline (the last action's time plus the turn
+// timer) has come, and else moves the row there (PostponeDeadline).
+//
+// A process claims due rows (ClaimDue, ClaimDeadlines): a due row is claimed by exactly
+// one process (on PostgreSQL SELECT ... FOR UPDATE SKIP LOCKED, so concurrent claimants
+// skip each other's rows rather than wait; on SQLite the one writer does it), and the
+// claim lapses if its process dies before firing it. When to look is the process's
+// choice (package table's Waker): NextDeadline tells a process that owns its database
+// when the earliest is.
 
 // DeadlineTurn is the kind of a table's turn deadline (R7.4): when whoever the round in
 // play waits on times out.
@@ -183,6 +194,25 @@ func (s *Store) FinishDeadline(ctx context.Context, d Deadline, holder string) e
 		if _, err := tx.ExecContext(ctx, `DELETE FROM deadlines WHERE table_id = ? AND kind = ? AND ref = ? AND due = ? AND claimed_by = ?`,
 			d.TableID, d.Kind, d.Ref, formatTime(d.Due), holder); err != nil {
 			return fmt.Errorf("store: finish deadline: %w", err)
+		}
+		return nil
+	})
+}
+
+// PostponeDeadline moves d, claimed by holder, to due and unclaims it: a turn's
+// deadline is written at the deal and not at every action, so the row is the earliest the
+// turn can time out, and the process that claims it when due moves it to the table's
+// real deadline (the last action's time plus the turn timer) if that is later. It
+// changes nothing if d is no longer holder's claim.
+func (s *Store) PostponeDeadline(ctx context.Context, d Deadline, holder string, due time.Time) error {
+	if err := checkNow(due); err != nil {
+		return err
+	}
+	return s.write(ctx, "PostponeDeadline", func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE deadlines SET due = ?, claimed_by = NULL, claimed_until = NULL
+			WHERE table_id = ? AND kind = ? AND ref = ? AND due = ? AND claimed_by = ?`,
+			formatTime(due), d.TableID, d.Kind, d.Ref, formatTime(d.Due), holder); err != nil {
+			return fmt.Errorf("store: postpone deadline: %w", err)
 		}
 		return nil
 	})

@@ -99,9 +99,11 @@ func TestADeadlineFiresOnceWithTwoManagersOnOnePostgreSQL(t *testing.T) {
 // BenchmarkDeadlineLateness measures how late a turn deadline fires past its time (R7.4:
 // within a second), in the deployment's way of learning it is due: one process on
 // SQLite (a timer at the store's next deadline) and one of the processes sharing
-// PostgreSQL (a poll). Each op deals a round whose one player's stake times out after a
-// 20 ms turn timer; the lateness is the timeout's commit time less its deadline, both as
-// the store keeps them (milliseconds).
+// PostgreSQL (a poll). Each op deals a round to two players under a 20 ms turn timer; one
+// stakes 10 ms in, which moves the turn's deadline past the store's row (written at the
+// deal), and the other's stake times out. The lateness is each timeout's commit time
+// less its deadline (the last action's time plus the turn timer), both as the store
+// keeps them (milliseconds).
 //
 //	go test -run XXX -bench DeadlineLateness -benchtime 100x ./bot/table
 func BenchmarkDeadlineLateness(b *testing.B) {
@@ -125,8 +127,10 @@ func BenchmarkDeadlineLateness(b *testing.B) {
 			cfg := Config{Rules: game.DefaultRules(), TurnTimer: "20ms"}
 			tb, _, err := m.Open(ctx, OpenParams{Guild: "1", Channel: "2", Host: "h", Config: cfg})
 			require.NoError(b, err)
-			_, err = tb.Join(ctx, "p")
-			require.NoError(b, err)
+			for _, p := range []string{"p", "q"} {
+				_, err = tb.Join(ctx, p)
+				require.NoError(b, err)
+			}
 			// The firing process's hold may drop a copy it finds stale: the table is looked
 			// up afresh each time.
 			id := tb.ID()
@@ -144,6 +148,14 @@ func BenchmarkDeadlineLateness(b *testing.B) {
 				release()
 				require.NoError(b, err)
 				round := s.Round.Number
+				if toAct := s.Game.ToAct(); len(toAct) > 1 {
+					time.Sleep(10 * time.Millisecond)
+					release, err := m.Hold(ctx, id)
+					require.NoError(b, err)
+					_, err = current().Act(ctx, game.Action{Player: toAct[0], Verb: game.VerbStake, Amount: 1}, fmt.Sprintf("stake-%d", i), nil)
+					release()
+					require.NoError(b, err)
+				}
 				require.Eventually(b, func() bool { return !current().Snapshot().Game.InRound() }, 10*time.Second, time.Millisecond)
 				r, err := st.Round(ctx, tb.ID(), round)
 				require.NoError(b, err)

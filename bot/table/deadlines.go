@@ -10,9 +10,10 @@ import (
 
 // The rules' timers, one path in every deployment. A turn's deadline (R7.4), a bank
 // offer's expiry (R6.3) and an auction's close (R9.8) live in the store
-// (store/deadline.go), written in the transaction of the deal, action, offer or auction
-// that starts them and deleted by the one that ends them, so they outlive the process
-// that set them. When the process's Waker (due.go) says deadlines may be due, the
+// (store/deadline.go), written in the transaction of the deal, offer or auction that
+// starts them and deleted by the one that ends them, so they outlive the process that
+// set them. A turn's row is the earliest the turn can time out (actions leave it as it
+// is); fireTurn moves it on to the table's own deadline when that is later. When the process's Waker (due.go) says deadlines may be due, the
 // manager claims those due now (a due deadline is claimed by exactly one process), takes
 // the table's hold, checks under it that the deadline it claimed is still the table's
 // and still its claim, and fires it: the timeouts (timeOut), the expiry, the close. A
@@ -24,6 +25,7 @@ type DeadlineStore interface {
 	Claimed(ctx context.Context, d store.Deadline, holder string) (bool, error)
 	FinishDeadline(ctx context.Context, d store.Deadline, holder string) error
 	ReleaseDeadline(ctx context.Context, d store.Deadline, holder string) error
+	PostponeDeadline(ctx context.Context, d store.Deadline, holder string, due time.Time) error
 	EnsureDeadline(ctx context.Context, tableID int64, kind, ref string, due time.Time) error
 	NextDeadline(ctx context.Context, serves func(guild string) bool) (time.Time, bool, error)
 	CountDeadlines(ctx context.Context) (int, error)
@@ -98,7 +100,10 @@ func (m *Manager) holdClaimed(ctx context.Context, d store.Deadline) (release fu
 }
 
 // fireTurn times out whoever table d.TableID's round waits on, if d, claimed by this
-// process, is still the table's turn deadline once the table's hold is taken.
+// process, is still the table's turn deadline once the table's hold is taken and the
+// table's own deadline (the last action's time plus the turn timer, R7.4) has come. The
+// store's row is written at the deal and left as it is by the actions after it, so it
+// is often earlier than the table's deadline: then it is moved there, unfired.
 func (m *Manager) fireTurn(ctx context.Context, d store.Deadline) {
 	release, ok := m.holdClaimed(ctx, d)
 	if !ok {
@@ -116,18 +121,31 @@ func (m *Manager) fireTurn(ctx context.Context, d store.Deadline) {
 		return
 	}
 	t.mu.Lock()
-	waited, n := t.timeOut(ctx)
-	t.mu.Unlock()
-	if !waited {
+	defer t.mu.Unlock()
+	if !t.inRound() || t.broken != "" || t.deadline.IsZero() {
 		m.finish(ctx, d) // no round waits: the deadline outlived it
 		return
 	}
-	if n > 0 {
-		// The timeouts wrote the next turn's deadline (or none, at the settlement),
-		// which unclaimed this one.
+	if t.deadline.After(m.now()) {
+		m.postpone(ctx, d, t.deadline)
 		return
 	}
-	m.log.Error("turn timer: no timeout applied; the claim lapses and is tried again", "table", d.TableID)
+	if _, n := t.timeOut(ctx); n == 0 {
+		m.log.Error("turn timer: no timeout applied; the claim lapses and is tried again", "table", d.TableID)
+		return
+	}
+	if t.inRound() {
+		m.postpone(ctx, d, t.deadline) // the next decisions' (apply set it)
+	} // else the settlement's transaction deleted it
+}
+
+// postpone moves a claimed turn deadline on to due, the table's own, and unclaims it.
+func (m *Manager) postpone(ctx context.Context, d store.Deadline, due time.Time) {
+	if err := m.st.PostponeDeadline(ctx, d, m.opt.Holder, due); err != nil {
+		m.log.Error("turn timer: deadline not moved on; the claim lapses and is tried again", "table", d.TableID, "err", err)
+		return
+	}
+	m.wake.Armed(due)
 }
 
 // finish deletes a claimed deadline that had nothing left to fire.

@@ -23,9 +23,9 @@
 //
 // A table works the same way whether one process owns its database (SQLite, or gateway
 // shards each serving their own servers) or several share it (HTTP replicas on one
-// PostgreSQL). Each change is one store transaction: an action with its chip movements,
-// its interaction id and the next turn's deadline (ApplyAction), a whole deal — the cut's
-// change of bank, the wallets, the round start and its first deadline (DealRound) —, a
+// PostgreSQL). Each change is one store transaction: an action with its chip movements
+// and its interaction id (ApplyAction), a whole deal — the cut's change of bank, the
+// wallets, the round start and its turn deadline (DealRound) —, a
 // sale or a kitty (UpdateBank), an offer with its expiry (OpenOffer), an auction with its
 // close (StartAuction), a bid (PlaceBid). Only then does the table keep the new state.
 // Bank offers and auctions are never in memory: a click on one reads the store's row, and
@@ -37,7 +37,11 @@
 //
 // The rules' timers are rows of the store's deadlines (deadlines.go). Whoever finds one
 // due claims it (once, across processes), takes the table's hold, checks that the claim
-// is still the table's deadline, and fires it. What differs between deployments is only
+// is still the table's deadline, and fires it. A turn's row is written at the deal and
+// not at each action: actions only move a turn's deadline later, so the row says the
+// earliest it can time out, and the firing moves it on to the table's own deadline (the
+// last action's time plus the turn timer) when that has not come yet. An action thus
+// writes no deadline, and costs on SQLite what it cost when turn timers were in memory. What differs between deployments is only
 // how a process learns a deadline is due, and that is due.go's Waker: a timer armed at the
 // store's next deadline when one process owns the database (moved earlier as this
 // process commits earlier ones), a poll every 500 ms when processes share it.

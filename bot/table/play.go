@@ -96,9 +96,10 @@ func (t *Table) applyAll(ctx context.Context, as []game.Action, ids []string) ([
 			fin.Pending = pending
 		}
 		ps[len(ps)-1].Finish = fin
-	} else {
-		ps[len(ps)-1].TurnDue = now.Add(t.turn) // R7.4: the next decision's timer
 	}
+	// R7.4: the next decision's timer runs from now. The store's turn deadline, written at
+	// the deal, stays as it is: it is the earliest the turn can time out, and the firing
+	// moves it on to t.deadline when that is later (fireTurn), so an action writes none.
 	var err error
 	if len(ps) == 1 {
 		err = t.m.st.ApplyAction(ctx, ps[0])

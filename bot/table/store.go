@@ -43,8 +43,8 @@ type TableWriter interface {
 	ResolveBroken(ctx context.Context, tableID int64, now time.Time) error
 }
 
-// RoundWriter commits the rounds and the bank: a deal, actions with their chip
-// movements and the next turn's deadline, a sale or a kitty.
+// RoundWriter commits the rounds and the bank: a deal with its turn deadline, actions
+// with their chip movements, a sale or a kitty.
 type RoundWriter interface {
 	UpdateBank(ctx context.Context, p store.BankParams) error
 	DealRound(ctx context.Context, p store.DealParams) (store.Round, error)

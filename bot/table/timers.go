@@ -10,9 +10,10 @@ import (
 )
 
 // armTimer sets the table's turn deadline for whoever the round waits on (R7.4): due,
-// which the transaction that started the turn wrote to the store, or none when no
-// round waits. Every decision gets the table's full turn timer; the store's row is what
-// fires (deadlines.go), and the manager's Waker learns of it here. t.mu must be held.
+// or none when no round waits. Every decision gets the table's full turn timer. The
+// store's row, written at the deal, is what fires (deadlines.go): at due or before it,
+// when the firing moves it on to due. The manager's Waker learns of it here. t.mu must
+// be held.
 func (t *Table) armTimer(due time.Time) {
 	if !t.inRound() || t.broken != "" {
 		t.deadline = time.Time{}
@@ -52,7 +53,7 @@ func (n *Notice) timedOut(member string) *Notice {
 }
 
 // timeOut applies a timeout to everyone the round waits on (R7.4) and notes it on the
-// table; each timeout's transaction writes the next turn's deadline (apply). It
+// table; apply sets the next decisions' deadline, which the firing writes (fireTurn). It
 // reports how many timed out, and whether the round waited on anyone at all (false: no
 // round in play, or a broken one). t.mu must be held.
 func (t *Table) timeOut(ctx context.Context) (waited bool, timedOut int) {
