@@ -92,9 +92,10 @@ type Options struct {
 	MaxSeats int // 10
 	Logger   *slog.Logger
 	Now      func() time.Time // the clock; time.Now
-	// AfterFunc runs f once d has passed on the bot's clock, for the rules' timers: turn
-	// timers (R7.4), bank offers and auctions (R9.8). time.AfterFunc when nil; tests pass
-	// a manual clock with Now so that they move time instead of sleeping.
+	// AfterFunc runs f once d has passed on the bot's clock, for the wake-ups that look
+	// for the rules' timers due in the store: turns (R7.4), bank offers and auctions
+	// (R9.8). time.AfterFunc when nil; tests pass a manual clock with Now so that they
+	// move time instead of sleeping.
 	AfterFunc func(d time.Duration, f func()) Timer
 	// EditAfterFunc starts the publisher's EditDelay timers, which coalesce the table
 	// edits: time.AfterFunc when nil. Apart from AfterFunc, so that a test can hold the

@@ -41,10 +41,11 @@
 // not at each action: actions only move a turn's deadline later, so the row says the
 // earliest it can time out, and the firing moves it on to the table's own deadline (the
 // last action's time plus the turn timer) when that has not come yet. An action thus
-// writes no deadline, and costs on SQLite what it cost when turn timers were in memory. What differs between deployments is only
-// how a process learns a deadline is due, and that is due.go's Waker: a timer armed at the
-// store's next deadline when one process owns the database (moved earlier as this
-// process commits earlier ones), a poll every 500 ms when processes share it.
+// writes no deadline, and costs on SQLite what it cost when turn timers were in memory.
+// What differs between deployments is only how a process learns a deadline is due, and
+// that is due.go's Waker: a timer armed at the store's next deadline when one process
+// owns the database (moved earlier as this process commits earlier ones), a poll every
+// 500 ms when processes share it.
 //
 // Leases. Processes that share tables (Options.Leases) work on a table only under its
 // lease in the store (Manager.Hold, shared.go), and a process whose claim finds that
