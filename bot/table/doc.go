@@ -55,10 +55,12 @@
 // write transaction per click, the figure package store's benchmarks hold to). Its Hold
 // takes nothing; the table's own lock orders its commands.
 //
-// Measured (BenchmarkDeadlineLateness, a turn deadline's timeout committed less its
-// due time, 50 rounds each, a 2-vCPU EPYC shared with other work): SQLite with the
-// timer, p50 1 ms, p99 6–16 ms; PostgreSQL with the poll, p50 481 ms, p99 539 ms. Both
-// within R7.4's second.
+// Measured (BenchmarkDeadlineLateness: each round, one player stakes halfway through a
+// 20 ms turn, which moves the turn's deadline past the store's row, and the other's stake
+// times out; a timeout's commit less its deadline, 50 rounds per run, three runs, a 2-vCPU
+// EPYC shared with other work): SQLite with the timer, p50 1–2 ms, p99 6–31 ms;
+// PostgreSQL with the poll, p50 481–486 ms, p99 539–571 ms (one timeout in the runs
+// took 1.7 s). Both within R7.4's second at the 99th percentile.
 //
 //	go test -run XXX -bench DeadlineLateness -benchtime 50x ./bot/table
 //
