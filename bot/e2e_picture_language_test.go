@@ -219,7 +219,8 @@ func threeRounds(t *testing.T, h *harness) {
 }
 
 // /pontoon stats counts each figure from the per-round results written with each
-// settlement, and /pontoon leaderboard by:net ranks by net winnings.
+// settlement, rounds as the banker among the rounds played, and /pontoon leaderboard
+// by:net ranks by net winnings.
 func TestStatsAndNetLeaderboard(t *testing.T) {
 	h := newHarness(t, nil)
 	r := h.cmd(alice, sub("stats"))
@@ -227,13 +228,13 @@ func TestStatsAndNetLeaderboard(t *testing.T) {
 
 	threeRounds(t, h)
 	want := map[string]string{
-		alice: "Rounds played: 2 (won 2, lost 0)\nPontoons: 0 · Five Card Tricks: 1 · Busts: 0\nNet chips: +55\n" +
+		alice: "Rounds played: 3 (won 3, lost 0)\nPontoons: 0 · Five Card Tricks: 1 · Busts: 0\nNet chips: +55\n" +
 			"Biggest win: 30 chips\nRounds as banker: 1 · The bank's net: +30",
 		bob: "Rounds played: 3 (won 2, lost 1)\nPontoons: 0 · Five Card Tricks: 0 · Busts: 0\nNet chips: −15\n" +
 			"Biggest win: 10 chips\nRounds as banker: 0 · The bank's net: 0",
 		carol: "Rounds played: 3 (won 1, lost 2)\nPontoons: 0 · Five Card Tricks: 0 · Busts: 1\nNet chips: −25\n" +
 			"Biggest win: 5 chips\nRounds as banker: 0 · The bank's net: 0",
-		dave: "Rounds played: 1 (won 1, lost 0)\nPontoons: 1 · Five Card Tricks: 0 · Busts: 0\nNet chips: −15\n" +
+		dave: "Rounds played: 3 (won 1, lost 2)\nPontoons: 1 · Five Card Tricks: 0 · Busts: 0\nNet chips: −15\n" +
 			"Biggest win: 20 chips\nRounds as banker: 2 · The bank's net: −35",
 	}
 	for m, w := range want {

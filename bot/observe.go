@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,23 @@ func (noRecorder) Interaction(string, string, string, time.Duration) {}
 // interactionKind names an interaction for metrics and logs: "command:<subcommand>"
 // ("command:bank_sell" for a group), "component:<custom id kind>" or "modal:<kind>".
 // Anything else is "other", so the label has a small, fixed set of values.
+// InteractionKinds lists every kind interactionKind gives a routed interaction, for
+// metrics that should exist before the first interaction of each kind.
+func InteractionKinds() []string {
+	kinds := []string{"other"}
+	for name := range commandRoutes {
+		kinds = append(kinds, "command:"+strings.ReplaceAll(name, " ", "_"))
+	}
+	for kind := range componentRoutes {
+		kinds = append(kinds, "component:"+kind)
+	}
+	for kind := range modalRoutes {
+		kinds = append(kinds, "modal:"+kind)
+	}
+	slices.Sort(kinds)
+	return kinds
+}
+
 func interactionKind(i *discordgo.Interaction) string {
 	var kind string
 	switch i.Type {

@@ -1,4 +1,4 @@
-// Package game is the rules of Pontoon and Shoot Pontoon (../shared/RULES.md), and
+// Package game is the rules of Pontoon and Shoot Pontoon (docs/RULES.md at the repository's root), and
 // nothing else: it imports nothing of Discord or SQL, reads no clock and owns no random
 // source. The pack is an input; Shuffle takes the random source to use.
 //

@@ -72,8 +72,9 @@ func ParseHistory(data []byte) (*History, error) {
 	return &History{Format: HistoryFormat, Rules: rules, Table: *aux.Table, Rounds: aux.Rounds}, nil
 }
 
-// ReplayError names where a history went wrong: Round and Action are 1-based, zero when
-// the fault is in the file or the round's pack rather than an action.
+// ReplayError names where a history went wrong: Round and Action are 1-based. Round is
+// zero when the fault is in the file; Action is zero when it is in the round's pack or its
+// seeded shuffle, found before any action (HISTORY.md: "naming the round with action 0").
 type ReplayError struct {
 	Round  int
 	Action int
@@ -86,7 +87,7 @@ func (e *ReplayError) Error() string {
 	case e.Round == 0:
 		return fmt.Sprintf("history: %v", e.Err)
 	case e.Action == 0:
-		return fmt.Sprintf("round %d: %v", e.Round, e.Err)
+		return fmt.Sprintf("round %d, action 0: %v", e.Round, e.Err)
 	}
 	return fmt.Sprintf("round %d, action %d %q: %v", e.Round, e.Action, e.Text, e.Err)
 }

@@ -22,7 +22,7 @@ type RoundResult struct {
 
 // Stats is a member's record in one server, summed over the rounds they played.
 type Stats struct {
-	Rounds       int   // rounds played with at least one hand (not as the banker)
+	Rounds       int   // rounds played, as a player or as the banker (BankerRounds are among them)
 	Won, Lost    int   // of those, rounds that ended up (net > 0) and down (net < 0)
 	Pontoons     int   // hands
 	Tricks       int   // hands: five card tricks
@@ -54,9 +54,9 @@ func insertResults(ctx context.Context, tx *txn, roundID int64, guild string, rs
 
 // statsQuery sums a member's result rows, found through the round_results_member index.
 const statsQuery = `SELECT
-			coalesce(sum(CASE WHEN banker = 0 THEN 1 ELSE 0 END), 0),
-			coalesce(sum(CASE WHEN banker = 0 AND net > 0 THEN 1 ELSE 0 END), 0),
-			coalesce(sum(CASE WHEN banker = 0 AND net < 0 THEN 1 ELSE 0 END), 0),
+			count(*),
+			coalesce(sum(CASE WHEN net > 0 THEN 1 ELSE 0 END), 0),
+			coalesce(sum(CASE WHEN net < 0 THEN 1 ELSE 0 END), 0),
 			coalesce(sum(pontoons), 0), coalesce(sum(tricks), 0), coalesce(sum(busts), 0),
 			coalesce(sum(net), 0),
 			coalesce(max(CASE WHEN net > 0 THEN net ELSE 0 END), 0),

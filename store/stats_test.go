@@ -37,7 +37,7 @@ func TestRoundResultsAndStats(t *testing.T) {
 		assert.Equal(t, Stats{Rounds: 1, Lost: 1, Tricks: 1, Net: -20}, carol)
 		alice, err := s.Stats(ctx, "g", "alice")
 		require.NoError(t, err)
-		assert.Equal(t, Stats{Net: 5, BiggestWin: 5, BankerRounds: 1, BankNet: 5}, alice)
+		assert.Equal(t, Stats{Rounds: 1, Won: 1, Net: 5, BiggestWin: 5, BankerRounds: 1, BankNet: 5}, alice, "a round as the banker is a round played")
 		none, err := s.Stats(ctx, "other guild", "bob")
 		require.NoError(t, err)
 		assert.Equal(t, Stats{}, none, "results are per server")

@@ -86,7 +86,28 @@ func New() *Metrics {
 	f.gaugeFunc("pontoon_tables_live", "Tables open in this process.", func() float64 { return sample(&m.tables) })
 	f.gaugeFunc("pontoon_timers_pending", "Turn timers armed (R7.4) and waiting to fire.", func() float64 { return sample(&m.timers) })
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, op := range waitedOps {
+		for _, outcome := range []string{"ok", "error"} {
+			m.commitSeconds.WithLabelValues(op, outcome)
+		}
+	}
 	return m
+}
+
+// waitedOps are the store methods a member's click waits on. Their commit series exist
+// from the start, at zero, so that an alert on the commit histogram works before the
+// first click; other methods' series appear when they first commit.
+var waitedOps = []string{"ApplyAction", "ApplyActions", "DealRound", "EnsureWallet", "Give", "ClaimDaily", "Grant", "UpdateBank", "SetSeats", "OpenTable", "CloseTable"}
+
+// Declare makes the interaction series of each kind (see the bot's InteractionKinds)
+// exist at zero for every outcome, so that /metrics shows the interaction histogram
+// and an alert on it works before the first interaction.
+func (m *Metrics) Declare(kinds []string) {
+	for _, kind := range kinds {
+		for _, outcome := range []string{"answered", "refused", "failed"} {
+			m.interactionSeconds.WithLabelValues(kind, outcome)
+		}
+	}
 }
 
 func sample(p *atomic.Pointer[func() int]) float64 {

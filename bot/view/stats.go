@@ -16,7 +16,7 @@ const NetBoardArg = "net"
 // (+1.000, −20) through i18n.Signed.
 func (r *Renderer) Stats(lang, member string, s store.Stats) Message {
 	var text string
-	if s.Rounds == 0 && s.BankerRounds == 0 {
+	if s.Rounds == 0 {
 		text = r.cat.T(lang, "stats.none", "Player", Mention(member))
 	} else {
 		text = r.cat.T(lang, "stats.text", "Player", Mention(member), "Rounds", s.Rounds, "Won", s.Won, "Lost", s.Lost,

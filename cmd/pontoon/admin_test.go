@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -127,6 +129,20 @@ func TestAdminListener(t *testing.T) {
 	before := scrape(t, addr)
 	assert.Equal(t, 1.0, value(before, "pontoon_gateway_connected", nil))
 	assert.Zero(t, value(before, "pontoon_tables_live", nil))
+	// Before the first interaction the two histograms already have their series, at
+	// zero, so that an alert on them works from the start.
+	for _, want := range []struct {
+		name   string
+		labels map[string]string
+	}{
+		{"pontoon_interaction_duration_seconds_count", map[string]string{"kind": "component:act", "outcome": "answered"}},
+		{"pontoon_interaction_duration_seconds_count", map[string]string{"kind": "command:bank_sell", "outcome": "refused"}},
+		{"pontoon_store_commit_duration_seconds_count", map[string]string{"op": "ApplyAction", "outcome": "ok"}},
+	} {
+		assert.True(t, slices.ContainsFunc(before[want.name], func(s sample) bool {
+			return maps.Equal(s.labels, want.labels) && s.value == 0
+		}), "%s%v at zero before the first interaction", want.name, want.labels)
+	}
 
 	cmd := func(member, sub string) {
 		_, err := fake.Command(guild, channel, member, "pontoon", []*discordgo.ApplicationCommandInteractionDataOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand}})

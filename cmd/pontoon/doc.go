@@ -2,7 +2,7 @@
 // (package config) to the store (package store) to the bot (package bot).
 //
 //	pontoon [serve]            run the bot until SIGINT or SIGTERM (the default)
-//	pontoon replay FILE [--json] replay a hand history (../shared/HISTORY.md)
+//	pontoon replay FILE [--json] replay a hand history (docs/HISTORY.md)
 //	pontoon simulate [--rules file or key=value…] [--seats N] [--rounds N] [--seed S] [--json]
 //	                           the banker's edge under a rule set (package game/sim)
 //	pontoon migrate            create or upgrade the database, print its version

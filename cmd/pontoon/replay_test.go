@@ -57,13 +57,14 @@ func replayHistories(t *testing.T, dir string) []string {
 }
 
 // errorPrefix is how the stderr line of a refused history starts (HISTORY.md): the
-// round and action, or only the round for its pack, or "history:" for the file itself.
+// round and action (action 0 for the round's pack or seeded shuffle, found before any
+// action), or "history:" for the file itself.
 func errorPrefix(round, action int) string {
 	switch {
 	case round == 0:
 		return "history: "
 	case action == 0:
-		return fmt.Sprintf("round %d: ", round)
+		return fmt.Sprintf("round %d, action 0: ", round)
 	}
 	return fmt.Sprintf("round %d, action %d \"", round, action)
 }

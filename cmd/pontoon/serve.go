@@ -96,6 +96,7 @@ func serve(parent context.Context, stderr io.Writer) error {
 	var storeOpts []store.Option
 	if cfg.Admin.Listen != "" {
 		m = metrics.New()
+		m.Declare(bot.InteractionKinds())
 		storeOpts = append(storeOpts, store.WithCommitObserver(m.CommitObserver))
 	}
 	st, err := openStore(ctx, cfg.Database, storeOpts...)

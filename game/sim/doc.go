@@ -1,5 +1,5 @@
 // Package sim is a Monte Carlo simulation of whole Pontoon and Shoot Pontoon rounds
-// (../../shared/RULES.md) under any house-rule set, and the strategy it plays, so that
+// (docs/RULES.md) under any house-rule set, and the strategy it plays, so that
 // the banker's edge can be measured and a player can ask what the strategy would do.
 //
 // Start with Simulate (a Config in, a Report out: the bank's edge per chip staked with a
