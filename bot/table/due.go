@@ -86,9 +86,13 @@ func (w *pollWaker) Stop() {
 	}
 }
 
-// retryAfter is when a timerWaker looks again after the store could not say when the
-// next deadline is.
-const retryAfter = time.Second
+const (
+	// retryAfter is when a timerWaker looks again after the store could not say when
+	// the next deadline is.
+	retryAfter = time.Second
+	// refire is the least a timerWaker waits between two looks.
+	refire = 100 * time.Millisecond
+)
 
 // timerWaker keeps one timer at the earliest deadline it knows of.
 type timerWaker struct {
@@ -164,6 +168,11 @@ func (w *timerWaker) run() {
 		w.running = false
 		if err != nil {
 			next, ok = w.now().Add(retryAfter), true
+		}
+		if now := w.now(); ok && next.Before(now.Add(refire)) {
+			// Still due after a look that fired what it could: one the table's hold kept
+			// from firing, left unclaimed. Looking again at once would spin.
+			next = now.Add(refire)
 		}
 		if ok && !w.stopped && (w.t == nil || next.Before(w.at)) {
 			w.armLocked(next)
