@@ -87,10 +87,13 @@
 //     river_queue …), beside our goose migrations in both dialects, and runs leader
 //     election, a scheduler and fetch polls in every process at all times: idle writes on
 //     SQLite's one writer, where the timer here costs nothing while no deadline is due.
-//   - A scheduled job becomes runnable when river's scheduler moves it (an interval of
-//     seconds by default) and then when a fetch poll or notification picks it up: tunable
-//     to under a second, but the timer here fires within milliseconds on SQLite, and a
-//     500 ms poll on PostgreSQL is within R7.4's second without river's machinery.
+//   - Latency, the deciding one: a job scheduled for later becomes available only when
+//     the elected leader's job scheduler runs, every 5 s by default
+//     (maintenance.JobSchedulerIntervalDefault; the client's schedulerInterval is not a
+//     public setting in the versions read), and then waits for a fetch poll or a
+//     notification. A turn would time out up to 5 s late, where R7.4's timer wants it
+//     within a second; the timer here fires within milliseconds on SQLite, and a 500 ms
+//     poll on PostgreSQL is within the second without river's machinery.
 //
 // Exactly once with two processes and after a kill is what the deadlines' claim gives
 // (store/deadline.go: FOR UPDATE SKIP LOCKED on PostgreSQL, a claim that lapses when its
