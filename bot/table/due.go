@@ -24,7 +24,8 @@ type Waker interface {
 	// Start begins waking: fire claims and fires what is due, and reports false once
 	// the manager is closing.
 	Start(fire func() bool)
-	// Armed says this process committed a deadline due at due.
+	// Armed says something of this process's may fall due at due: a deadline it
+	// committed, or a turn's whose row (earlier) will be moved on to it.
 	Armed(due time.Time)
 	// Stop ends the waking; a fire running finishes.
 	Stop()
