@@ -98,3 +98,75 @@ func TestKillKeepsTheOfferAndTheTurnDeadline(t *testing.T) {
 	stopServe(t, p)
 	auditOK(t, bin, env)
 }
+
+func bankCmd(name string, opts ...*discordgo.ApplicationCommandInteractionDataOption) []*discordgo.ApplicationCommandInteractionDataOption {
+	return []*discordgo.ApplicationCommandInteractionDataOption{{Name: "bank", Type: discordgo.ApplicationCommandOptionSubCommandGroup,
+		Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: name, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}}}
+}
+
+// The bot killed (SIGKILL) on SQLite while an auction of the bank takes bids (R9.8):
+// started again, it keeps the bid placed before the kill, takes more, and closes the
+// auction when its window ends, selling the bank to the highest bid; the ledger balances.
+func TestKillKeepsTheAuction(t *testing.T) {
+	bin := buildBinary(t)
+	fake := newFake(t)
+	db := filepath.Join(t.TempDir(), "pontoon.db")
+	env := serveEnv(fake, db, "PONTOON_GAME_BID_WINDOW=10s")
+	p := startServe(t, bin, env, 1)
+	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
+	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
+	at := tableAt{t: t, fake: fake, guild: guild, channel: channel}
+	_, err := fake.Command(guild, channel, players[0], "pontoon", []*discordgo.ApplicationCommandInteractionDataOption{{
+		Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand,
+		Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "variant", Type: discordgo.ApplicationCommandOptionString, Value: "shoot"}}}})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return at.msg() != nil }, 10*time.Second, 10*time.Millisecond)
+	for _, m := range players[1:] {
+		join, ok := findID(at.msg(), "pt:join:", "")
+		require.True(t, ok)
+		_, err := fake.Click(channel, at.msg().ID, m, join)
+		require.NoError(t, err)
+	}
+	deal, ok := findID(at.msg(), "pt:deal:", "")
+	require.True(t, ok)
+	_, err = fake.Click(channel, at.msg().ID, players[0], deal) // the cut chooses the banker, who has no kitty
+	require.NoError(t, err)
+
+	var seller string
+	for _, m := range players {
+		r, err := fake.Command(guild, channel, m, "pontoon", bankCmd("auction"))
+		require.NoError(t, err)
+		if strings.Contains(msgText(r.Message), "auction has started") {
+			seller = m
+			break
+		}
+	}
+	require.NotEmpty(t, seller, "no player could auction the bank:\n%s\nlogs:\n%s", msgText(at.msg()), p.logs.String())
+	var bidders []string
+	for _, m := range players {
+		if m != seller {
+			bidders = append(bidders, m)
+		}
+	}
+	r, err := fake.Command(guild, channel, bidders[0], "pontoon", bankCmd("bid",
+		&discordgo.ApplicationCommandInteractionDataOption{Name: "amount", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(30)}))
+	require.NoError(t, err)
+	require.Contains(t, msgText(r.Message), "30 chips is the highest")
+	require.NoError(t, p.cmd.Process.Kill())
+	_ = p.cmd.Wait()
+
+	p = startServe(t, bin, env, 1)
+	r, err = fake.Command(guild, channel, bidders[1], "pontoon", bankCmd("bid",
+		&discordgo.ApplicationCommandInteractionDataOption{Name: "amount", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(30)}))
+	require.NoError(t, err)
+	require.Contains(t, msgText(r.Message), "Bid more than the highest bid of 30", "the bid placed before the kill still stands")
+	r, err = fake.Command(guild, channel, bidders[1], "pontoon", bankCmd("bid",
+		&discordgo.ApplicationCommandInteractionDataOption{Name: "amount", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(45)}))
+	require.NoError(t, err)
+	require.Contains(t, msgText(r.Message), "45 chips is the highest")
+	won := "won the bank from <@" + seller + "> for 45 chips"
+	require.Eventually(t, func() bool { return strings.Contains(msgText(at.msg()), won) }, 30*time.Second, 50*time.Millisecond,
+		"the auction never closed after the restart:\n%s\nlogs:\n%s", msgText(at.msg()), p.logs.String())
+	stopServe(t, p)
+	auditOK(t, bin, env)
+}
