@@ -191,10 +191,10 @@ func TestSeededShuffleVerifiesWithReplay(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, game.CardStrings(pack), hist.Rounds[0].Pack)
 
-	// A file whose entropy was changed fails, naming round 1.
+	// A file whose entropy was changed fails, naming round 1 with action 0.
 	hist.Rounds[0].SeededShuffle.Entropy = []string{dealID, "lucky-8", "carol's 🍀"}
 	_, _, err = game.Replay(hist)
-	require.ErrorContains(t, err, "round 1:")
+	require.ErrorContains(t, err, "round 1, action 0:")
 
 	// The next fresh shuffle has a new commitment.
 	c2 := h.shownSeed(strconv.Itoa(h.roundNumber() + 1))

@@ -47,11 +47,6 @@ func (s Scale) serves(guild string) bool {
 	return shard.Serves(guild, s.ShardCount, []int{s.ShardID})
 }
 
-// Every click reaches the gateway with the whole message it was on, which discordgo
-// would decode into a full Message before any handler runs; the bot reads only its
-// flags. The swap of discordgo's decoder must precede every session, hence init.
-func init() { discordapi.LeanInteractionEvents() }
-
 // connect opens what the bot talks to Discord through: the gateway shards of Scale, or
 // for HTTP interactions a REST-only session. It returns once every shard is READY.
 func (b *Bot) connect(ctx context.Context) error {
@@ -108,8 +103,9 @@ func (b *Bot) connect(ctx context.Context) error {
 			})
 			// Handlers run on the gateway reader (none of them blocks), and each
 			// interaction on a worker (workers.go). Interactions arrive decoded by
-			// discordapi.DecodeInteraction (see init); the typed handler is there in case
-			// discordgo decodes them itself after all.
+			// discordapi.DecodeInteraction once the program has called
+			// discordapi.LeanInteractionEvents (cmd/pontoon does); the typed handler takes
+			// them when discordgo decodes them itself.
 			s.SyncEvents = true
 			s.AddHandler(func(_ *discordgo.Session, v any) {
 				if e, ok := v.(*discordapi.InteractionEvent); ok && e.Interaction != nil {

@@ -91,7 +91,7 @@ type Admin struct {
 // Runtime tunes the Go runtime the bot runs on. The defaults are measured
 // (README, "Measured"): the bot's work is small pieces of I/O, and what the
 // runtime spends waking idle threads, and its monitor for them, is a large
-// part of its CPU. One processor and a steady monitor cost least: a second
+// part of its CPU. One processor costs least: a second
 // processor cost a fifth more CPU per interaction at 400 a second for a p99
 // of 4 to 7 ms instead of 5 to 9. While a SQLite call that the kernel stalls
 // holds the only processor, the monitor hands it on within its 10 ms poll. A
@@ -106,14 +106,6 @@ type Runtime struct {
 	// kept before the next one: 100 is Go's default. The GOGC variable, when
 	// set, wins.
 	GCPercent int
-	// SteadySysmon keeps the runtime's monitor thread (sysmon) out of its deep
-	// sleep: the binary starts itself again with GODEBUG=schedtrace set to a
-	// period of 24 days, which is what makes sysmon skip the deep sleep (and
-	// print one scheduler line every 24 days of uptime). Waking from the deep
-	// sleep, as a bot does at every interaction after an idle moment, puts
-	// sysmon back to polling every 20 µs for a millisecond or more; kept awake, it
-	// backs off to 10 ms. A schedtrace in the GODEBUG variable, when set, wins.
-	SteadySysmon bool
 }
 
 // Game holds the defaults of the tables and of the economy.
@@ -156,7 +148,7 @@ func Default() Config {
 		Discord:  Discord{APIURL: "https://discord.com"},
 		Database: Database{Path: "pontoon.db", Synchronous: "normal"},
 		Log:      Log{Level: "info", Format: "text"},
-		Runtime:  Runtime{MaxProcs: 1, GCPercent: 200, SteadySysmon: true},
+		Runtime:  Runtime{MaxProcs: 1, GCPercent: 200},
 		Game: Game{
 			TurnTimer:     60 * time.Second,
 			StartingChips: 1000,
@@ -256,8 +248,6 @@ var fields = []field{
 		func(c *Config, v any) error { return decodeSmallInt(v, &c.Runtime.MaxProcs) }},
 	{"runtime.gc_percent", func(c *Config) any { return int64(c.Runtime.GCPercent) },
 		func(c *Config, v any) error { return decodeSmallInt(v, &c.Runtime.GCPercent) }},
-	{"runtime.steady_sysmon", func(c *Config) any { return c.Runtime.SteadySysmon },
-		func(c *Config, v any) error { return decodeBool(v, &c.Runtime.SteadySysmon) }},
 }
 
 const rulesKey = "game.rules"
@@ -362,6 +352,14 @@ func Load(path string, env map[string]string) (Config, error) {
 	return c, nil
 }
 
+// removedKeys are keys earlier versions read, with what became of them. A file
+// that still sets one is refused like any unknown key, since the setting no
+// longer does anything, but with a message that says so rather than suggest a
+// typo.
+var removedKeys = map[string]string{
+	"runtime.steady_sysmon": "was removed (the bot no longer starts itself again with a GODEBUG scheduler trace); delete it",
+}
+
 // unknownKeys refuses keys in the file that no field reads: a typo there
 // would otherwise be ignored without a word.
 func unknownKeys(v *viper.Viper, file string) error {
@@ -373,6 +371,9 @@ func unknownKeys(v *viper.Viper, file string) error {
 	for _, k := range v.AllKeys() {
 		if known[k] || strings.HasPrefix(k, rulesKey+".") {
 			continue
+		}
+		if gone, ok := removedKeys[k]; ok {
+			return fmt.Errorf("config: %s in %s %s", k, file, gone)
 		}
 		if k == rulesKey {
 			return &Error{Key: rulesKey, Problem: "must be a mapping of rule names to values"}
@@ -459,25 +460,6 @@ func decodeInt(v any, dst *int64) error {
 		*dst = n
 	default:
 		return fmt.Errorf("is %s, must be a whole number", show(v))
-	}
-	return nil
-}
-
-func decodeBool(v any, dst *bool) error {
-	switch x := v.(type) {
-	case bool:
-		*dst = x
-	case string:
-		switch strings.TrimSpace(x) {
-		case "true":
-			*dst = true
-		case "false":
-			*dst = false
-		default:
-			return fmt.Errorf("is %s, must be true or false", show(v))
-		}
-	default:
-		return fmt.Errorf("is %s, must be true or false", show(v))
 	}
 	return nil
 }

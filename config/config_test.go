@@ -45,7 +45,7 @@ func TestDefaults(t *testing.T) {
 		Game: config.Game{TurnTimer: 60 * time.Second, StartingChips: 1000, DailyAmount: 200,
 			DailyCooldown: 24 * time.Hour, Rules: config.DefaultRules(), BankOfferTTL: 2 * time.Minute,
 			BidWindow: 60 * time.Second},
-		Runtime: config.Runtime{MaxProcs: 1, GCPercent: 200, SteadySysmon: true},
+		Runtime: config.Runtime{MaxProcs: 1, GCPercent: 200},
 	}, c)
 
 	// The defaults are valid but for the missing token.
@@ -107,8 +107,6 @@ game:
     variant: shoot
     max_stake: 100
     decks: 2
-runtime:
-  steady_sysmon: false
 `)
 	c, err := config.Load(path, noEnv)
 	require.NoError(t, err)
@@ -127,7 +125,6 @@ runtime:
 	want.Game.Rules["variant"] = "shoot"
 	want.Game.Rules["max_stake"] = 100
 	want.Game.Rules["decks"] = 2
-	want.Runtime.SteadySysmon = false
 	assert.Equal(t, want, c)
 	assert.Equal(t, token, c.Discord.Token.Reveal())
 	assert.Equal(t, slog.LevelDebug, c.Log.SlogLevel())
@@ -239,8 +236,6 @@ func TestLoadErrors(t *testing.T) {
 		{"log level list", "log:\n  level: [a, b]\n", nil, `config: log.level must be text, not "[a b]"`},
 		{"token map", "discord:\n  token:\n    a: b\n", nil, "config: unknown key discord.token.a"},
 		{"token list", "discord:\n  token: [" + token + "]\n", nil, "config: discord.token must be text; set PONTOON_DISCORD_TOKEN"},
-		{"steady sysmon", "runtime:\n  steady_sysmon: yes please\n", nil, `config: runtime.steady_sysmon is "yes please", must be true or false`},
-		{"steady sysmon env", "", map[string]string{"PONTOON_RUNTIME_STEADY_SYSMON": "1"}, `config: runtime.steady_sysmon is "1", must be true or false; set PONTOON_RUNTIME_STEADY_SYSMON`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -48,10 +48,10 @@
 // gateway event. Answer and Edit send the two calls with bodies written by
 // AppendResponse and AppendEdit (wire.go), the same JSON discordgo's
 // encoding/json would write, in a fifteenth of the time; anything they do not
-// write goes through discordgo. DecodeInteraction decodes a click without the
-// message it was on, field by field where the input is as Discord writes it
-// (fastdecode.go) and through encoding/json otherwise, and LeanInteractionEvents, called once from an init
-// function, makes discordgo's gateway reader use it (lean.go): handlers of
+// write goes through discordgo. DecodeInteraction decodes a click through
+// encoding/json without the message it was on (decode.go), and
+// LeanInteractionEvents, called by the program before it opens a session, makes
+// discordgo's gateway reader use it (lean.go): handlers of
 // func(*discordgo.Session, any) then receive an *InteractionEvent.
 //
 // Errors from this package never contain the bot token.

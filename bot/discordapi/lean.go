@@ -40,8 +40,9 @@ func (leanProvider) New() any     { return &InteractionEvent{} }
 // INTERACTION_CREATE into an *InteractionEvent instead of a *discordgo.InteractionCreate:
 // handlers of func(*discordgo.Session, *discordgo.InteractionCreate) then get nothing,
 // and handlers of func(*discordgo.Session, any) get the *InteractionEvent. It writes the
-// table the gateway readers read, so it must run before any session opens: call it
-// from an init function.
+// table the gateway readers read, so it must run before any session opens: the
+// program calls it first thing in main (and a test binary in its TestMain), where it
+// is plain to see rather than a side effect of importing a package.
 func LeanInteractionEvents() {
 	discordgoProviders[leanProvider{}.Type()] = leanProvider{}
 }

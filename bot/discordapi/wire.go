@@ -22,6 +22,32 @@ import (
 // makes the encoder decline, and the caller falls back to discordgo's own encoding:
 // the result on the wire is the same JSON either way (TestWireMatchesDiscordgo).
 
+// wireFields lists, for each discordgo struct the encoder writes, every field of it
+// the encoder accounts for: written as discordgo's tag writes it, or declined (the
+// caller then falls back to discordgo's encoding) when set. A field discordgo adds in
+// an upgrade would otherwise be dropped from the wire without a word;
+// TestWireKnowsEveryFieldOfDiscordgosStructs compares this list with the structs.
+var wireFields = map[string][]string{
+	"InteractionResponse": {"Type", "Data"},
+	"InteractionResponseData": {"TTS", "Content", "Components", "Embeds", "AllowedMentions", "Files", "Attachments",
+		"Poll", "Flags", "Choices", "CustomID", "Title"},
+	// ID and Channel name the message in the URL; Embed is the deprecated single embed.
+	"MessageEdit":            {"Content", "Components", "Embeds", "AllowedMentions", "Flags", "Files", "Attachments", "ID", "Channel", "Embed"},
+	"MessageAllowedMentions": {"Parse", "Roles", "Users", "RepliedUser"},
+	"ActionsRow":             {"Components", "ID"},
+	"Button":                 {"Label", "Style", "Disabled", "Emoji", "URL", "CustomID", "SKUID", "ID"},
+	// MenuType is written as Type() reads it.
+	"SelectMenu":            {"MenuType", "CustomID", "Placeholder", "MinValues", "MaxValues", "DefaultValues", "Options", "Disabled", "ChannelTypes", "ID"},
+	"SelectMenuOption":      {"Label", "Value", "Description", "Emoji", "Default"},
+	"TextInput":             {"CustomID", "Label", "Style", "Placeholder", "Value", "Required", "MinLength", "MaxLength", "ID"},
+	"MessageEmbed":          {"URL", "Type", "Title", "Description", "Timestamp", "Color", "Footer", "Image", "Thumbnail", "Video", "Provider", "Author", "Fields"},
+	"MessageEmbedFooter":    {"Text", "IconURL", "ProxyIconURL"},
+	"MessageEmbedImage":     {"URL", "ProxyURL", "Width", "Height"},
+	"MessageEmbedThumbnail": {"URL", "ProxyURL", "Width", "Height"},
+	"MessageEmbedAuthor":    {"URL", "Name", "IconURL", "ProxyIconURL"},
+	"MessageEmbedField":     {"Name", "Value", "Inline"},
+}
+
 // Answer posts an interaction's initial response as discordgo's InteractionRespond
 // would, to the same endpoint in the same rate-limit bucket, with the body from
 // MarshalResponse; an answer with files goes through discordgo (multipart).

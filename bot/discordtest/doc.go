@@ -106,13 +106,16 @@
 // Where Discord's OpenAPI spec is found (WithOpenAPI, the environment
 // variable PONTOON_DISCORD_OPENAPI, or shared/discord/openapi.json in the
 // working directory or a parent), request bodies of the routes above are
-// also checked against its requestBody schema by a small JSON Schema
-// validator ($ref, type lists with null, properties, required,
-// additionalProperties, min/maxProperties, min/maxLength, pattern,
-// min/maxItems, uniqueItems, minimum/maximum, enum, const, allOf, anyOf,
-// oneOf; format is ignored; integers written as strings are taken, as
-// Discord takes permissions). The hand-coded limits run first and stay the
-// primary check; without the spec the second check is skipped, except when
+// also checked against its requestBody schema, compiled with every schema it
+// refers to by github.com/santhosh-tekuri/jsonschema/v6 (JSON Schema 2020-12;
+// format is ignored; integers written as strings are taken, as Discord takes
+// permissions; a union of component types is tried only on the branch its
+// "type" names). Every component type the spec describes is checked the same
+// way, Components V2's included. The hand-written checks (validate.go) run
+// first and hold only what a schema cannot state, or Discord's spec does not
+// (the 2,000 characters of content, five action rows and five modal rows, a
+// field's non-empty name and value); without the spec the second check is
+// skipped, and with it every length the schema states, except when
 // the CI environment variable is set: then New fails the test (WithoutOpenAPI
 // is the explicit way to go without it).
 //

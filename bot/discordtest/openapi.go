@@ -8,10 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	xmessage "golang.org/x/text/message"
 )
 
 // SpecEnv names the environment variable that may point at Discord's OpenAPI
@@ -20,48 +25,16 @@ import (
 const SpecEnv = "PONTOON_DISCORD_OPENAPI"
 
 // openAPI is the part of Discord's OpenAPI 3.1 spec the fake uses: the JSON
-// request body schema of each operation, compiled once and checked by a small
-// JSON Schema interpreter covering the keywords those schemas use ($ref, type
-// (also as a list, with null), properties, required, additionalProperties,
-// min/maxProperties, min/maxLength, pattern, min/maxItems, uniqueItems,
-// items, minimum/maximum, enum, const, allOf, anyOf, oneOf). format is not
-// checked.
+// request body schema of each operation, compiled by
+// github.com/santhosh-tekuri/jsonschema (JSON Schema 2020-12, which OpenAPI 3.1's
+// schemas are) with every schema of components.schemas they refer to. Whatever a
+// schema states (types, lengths, counts, patterns, ranges, enums, required and
+// unknown fields, the unions of component types) is checked here, for every
+// component type alike; validate.go keeps only what a schema cannot state.
+// format is not checked.
 type openAPI struct {
-	path  string
-	named map[string]*schemaNode
-	ops   map[string]*schemaNode // "POST /channels/{channel_id}/messages" -> request body
-}
-
-// schemaNode is one compiled schema.
-type schemaNode struct {
-	isBool, allow bool // a boolean schema: true allows anything, false nothing
-	ref           *schemaNode
-	onlyRef       bool     // the schema is nothing but a $ref
-	types         []string // nil: any type
-	enum          []any
-	hasEnum       bool
-	constV        any
-	hasConst      bool
-	minLen        int // -1: none
-	maxLen        int
-	pattern       *regexp.Regexp
-	patternSrc    string
-	minimum       json.Number // "": none
-	maximum       json.Number
-	exMin, exMax  json.Number
-	minItems      int
-	maxItems      int
-	unique        bool
-	items         *schemaNode
-	required      []string
-	props         map[string]*schemaNode
-	addl          *schemaNode
-	minProps      int
-	maxProps      int
-	allOf         []*schemaNode
-	anyOf         []*schemaNode
-	oneOf         []*schemaNode
-	typeProp      []any // allowed values of properties.type (enum or const), for quick rejection
+	path string
+	ops  map[string]*jsonschema.Schema // "POST /channels/{channel_id}/messages" -> request body
 }
 
 var specCache struct {
@@ -161,112 +134,380 @@ func loadSpec(path string) (*openAPI, error) {
 	return o, nil
 }
 
-// newOpenAPI compiles named schemas (components.schemas) and operations.
+// specURL is where the compiler finds the spec's schemas: one document holding
+// components.schemas, which the operations' $refs (#/components/schemas/...) name,
+// and the operations' request bodies under opsKey, by number.
+const (
+	specURL = "discordtest:///openapi.json"
+	opsKey  = "x-request-bodies"
+)
+
+// newOpenAPI compiles named schemas (components.schemas) and the request body
+// schema of each operation. The schemas are changed in place (see
+// discriminatedUnions and integerStrings).
 func newOpenAPI(schemas map[string]any, ops map[string]any) (*openAPI, error) {
-	o := &openAPI{named: map[string]*schemaNode{}, ops: map[string]*schemaNode{}}
-	for name := range schemas {
-		o.named[name] = &schemaNode{} // placeholders, so $refs can point at them
+	names := make([]string, 0, len(ops))
+	for op := range ops {
+		names = append(names, op)
 	}
-	for name, raw := range schemas {
-		n, err := o.compile(raw)
-		if err != nil {
-			return nil, fmt.Errorf("schema %s: %w", name, err)
-		}
-		*o.named[name] = *n
+	sort.Strings(names)
+	bodies := map[string]any{}
+	for i, op := range names {
+		bodies[strconv.Itoa(i)] = ops[op]
 	}
-	for op, raw := range ops {
-		n, err := o.compile(raw)
+	// The unions first: an enumeration written as a union of constants becomes an enum,
+	// which integerStrings leaves as it is.
+	for _, s := range schemas {
+		discriminatedUnions(s, schemas)
+	}
+	for _, s := range bodies {
+		discriminatedUnions(s, schemas)
+	}
+	for _, s := range schemas {
+		integerStrings(s)
+	}
+	for _, s := range bodies {
+		integerStrings(s)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.RegisterVocabulary(discordVocabulary())
+	c.AssertVocabs()
+	c.UseRegexpEngine(lenientRegexp)
+	doc := map[string]any{"components": map[string]any{"schemas": schemas}, opsKey: bodies}
+	if err := c.AddResource(specURL, doc); err != nil {
+		return nil, err
+	}
+	o := &openAPI{ops: map[string]*jsonschema.Schema{}}
+	for i, op := range names {
+		sch, err := c.Compile(specURL + "#/" + opsKey + "/" + strconv.Itoa(i))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", op, err)
 		}
-		o.ops[op] = n
+		o.ops[op] = sch
 	}
 	return o, nil
 }
 
-func (o *openAPI) compile(v any) (*schemaNode, error) {
+// lenientRegexp compiles a pattern with Go's regexp; a pattern RE2 cannot express
+// (a lookahead, say) matches everything, rather than costing the whole spec.
+func lenientRegexp(s string) (jsonschema.Regexp, error) {
+	if re, err := regexp.Compile(s); err == nil {
+		return re, nil
+	}
+	return anything(s), nil
+}
+
+type anything string
+
+func (anything) MatchString(string) bool { return true }
+func (a anything) String() string        { return string(a) }
+
+// Discord takes integers written as strings (permissions, snowflakes as numbers):
+// discordgo sends default_member_permissions that way. JSON Schema cannot say so, so
+// integerStrings moves the "type" of every schema that allows an integer but not a
+// string, and is not an enumeration, into integerStringKeyword, which allows those types or a string of digits,
+// and applies the schema's range to the digits as to a number. It walks every
+// object in the schema (a "properties" map's values too), looking only at "type"s
+// that are a string or a list.
+func integerStrings(v any) {
 	switch s := v.(type) {
-	case bool:
-		return &schemaNode{isBool: true, allow: s}, nil
-	case map[string]any:
-		n := &schemaNode{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
-		var err error
-		if ref, ok := s["$ref"].(string); ok {
-			n.ref = o.named[strings.TrimPrefix(ref, "#/components/schemas/")]
-			n.onlyRef = len(s) == 1
+	case []any:
+		for _, e := range s {
+			integerStrings(e)
 		}
+	case map[string]any:
+		for _, e := range s {
+			integerStrings(e)
+		}
+		var types []string
 		switch t := s["type"].(type) {
 		case string:
-			n.types = []string{t}
+			types = []string{t}
 		case []any:
 			for _, e := range t {
-				if str, ok := e.(string); ok {
-					n.types = append(n.types, str)
+				if name, ok := e.(string); ok {
+					types = append(types, name)
 				}
 			}
+		default:
+			return
 		}
-		n.enum, n.hasEnum = s["enum"].([]any)
-		n.constV, n.hasConst = s["const"]
-		n.minLen, n.maxLen = intKeyword(s, "minLength"), intKeyword(s, "maxLength")
-		n.minItems, n.maxItems = intKeyword(s, "minItems"), intKeyword(s, "maxItems")
-		n.minProps, n.maxProps = intKeyword(s, "minProperties"), intKeyword(s, "maxProperties")
-		if p, ok := s["pattern"].(string); ok {
-			n.patternSrc = p
-			n.pattern, _ = regexp.Compile(p) // a pattern RE2 cannot express is skipped
+		_, isEnum := s["enum"]
+		_, isConst := s["const"]
+		if !typeAllows(types, "integer") || typeAllows(types, "string") || isEnum || isConst {
+			return // an enumeration's values are sent as numbers
 		}
-		n.minimum, _ = s["minimum"].(json.Number)
-		n.maximum, _ = s["maximum"].(json.Number)
-		n.exMin, _ = s["exclusiveMinimum"].(json.Number)
-		n.exMax, _ = s["exclusiveMaximum"].(json.Number)
-		n.unique, _ = s["uniqueItems"].(bool)
-		if it, ok := s["items"]; ok {
-			if n.items, err = o.compile(it); err != nil {
-				return nil, err
+		kw := map[string]any{"types": toAny(types)}
+		for _, k := range [...]string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+			if b, ok := s[k]; ok {
+				kw[k] = b
 			}
 		}
-		if req, ok := s["required"].([]any); ok {
-			for _, r := range req {
-				if name, ok := r.(string); ok {
-					n.required = append(n.required, name)
-				}
-			}
-		}
-		if props, ok := s["properties"].(map[string]any); ok {
-			n.props = map[string]*schemaNode{}
-			for k, ps := range props {
-				if n.props[k], err = o.compile(ps); err != nil {
-					return nil, err
-				}
-			}
-			if ts, ok := props["type"].(map[string]any); ok {
-				if e, ok := ts["enum"].([]any); ok {
-					n.typeProp = e
-				} else if c, ok := ts["const"]; ok {
-					n.typeProp = []any{c}
-				}
-			}
-		}
-		if a, ok := s["additionalProperties"]; ok {
-			if n.addl, err = o.compile(a); err != nil {
-				return nil, err
-			}
-		}
-		for _, kw := range [...]struct {
-			key string
-			dst *[]*schemaNode
-		}{{"allOf", &n.allOf}, {"anyOf", &n.anyOf}, {"oneOf", &n.oneOf}} {
-			list, _ := s[kw.key].([]any)
-			for _, sub := range list {
-				c, err := o.compile(sub)
-				if err != nil {
-					return nil, err
-				}
-				*kw.dst = append(*kw.dst, c)
-			}
-		}
-		return n, nil
+		delete(s, "type")
+		s[integerStringKeyword] = kw
 	}
-	return nil, fmt.Errorf("schema of type %T", v)
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+const integerStringKeyword = "x-pontoon-integer"
+
+// A union of Discord's components (a message's, a row's, a section's) has a branch
+// per component type, told apart by the value's "type": a JSON Schema validator tries
+// every branch, and building the errors of each one the value was not meant for cost
+// ten times the rest of the check. discriminatedUnions replaces each anyOf and oneOf
+// whose branches name the "type" values they take (properties.type's enum or const,
+// through a $ref) with unionKeyword, which validates a value with a "type" against
+// only the branches that take it, and any other value against all of them. A value
+// passes, or fails, exactly as under the anyOf or oneOf: a branch passed over could
+// not have matched.
+func discriminatedUnions(v any, schemas map[string]any) {
+	switch s := v.(type) {
+	case []any:
+		for _, e := range s {
+			discriminatedUnions(e, schemas)
+		}
+	case map[string]any:
+		for _, e := range s {
+			discriminatedUnions(e, schemas)
+		}
+		for _, key := range [...]string{"anyOf", "oneOf"} {
+			branches, ok := s[key].([]any)
+			if !ok || len(branches) < 2 {
+				continue
+			}
+			if consts, ok := onlyConsts(branches); ok && s["enum"] == nil {
+				delete(s, key)
+				s["enum"] = consts
+				continue
+			}
+			types := make([]any, len(branches))
+			told := false
+			for i, b := range branches {
+				if t := discriminator(b, schemas); t != nil {
+					types[i], told = t, true
+				}
+			}
+			if !told || s[unionKeyword] != nil {
+				continue
+			}
+			delete(s, key)
+			s[unionKeyword] = map[string]any{"one": key == "oneOf", "branches": branches, "types": types}
+		}
+	}
+}
+
+// onlyConsts reports whether each branch of a union is a constant and nothing more
+// (Discord's enumerations: {"title": "BUTTON", "const": 2}), and lists them. Such a
+// union is an enum of distinct values, which the validator checks in one pass
+// instead of a scope per branch.
+func onlyConsts(branches []any) ([]any, bool) {
+	var consts []any
+	seen := map[string]bool{}
+	for _, b := range branches {
+		m, ok := b.(map[string]any)
+		c, has := m["const"]
+		if !ok || !has {
+			return nil, false
+		}
+		for k := range m {
+			if k != "const" && k != "title" && k != "description" && k != "deprecated" && !strings.HasPrefix(k, "x-") {
+				return nil, false
+			}
+		}
+		key := compactJSON(c)
+		if seen[key] {
+			return nil, false // a oneOf of two equal constants matches neither
+		}
+		seen[key] = true
+		consts = append(consts, c)
+	}
+	return consts, true
+}
+
+// discriminator is the list of "type" values a union's branch takes, nil when it
+// does not say.
+func discriminator(b any, schemas map[string]any) []any {
+	for range 8 {
+		m, ok := b.(map[string]any)
+		if !ok {
+			return nil
+		}
+		ref, isRef := m["$ref"].(string)
+		if !isRef {
+			props, _ := m["properties"].(map[string]any)
+			t, _ := props["type"].(map[string]any)
+			if e, ok := t["enum"].([]any); ok {
+				return e
+			}
+			if c, ok := t["const"]; ok {
+				return []any{c}
+			}
+			return nil
+		}
+		name, ok := strings.CutPrefix(ref, "#/components/schemas/")
+		if !ok {
+			return nil
+		}
+		b = schemas[name]
+	}
+	return nil
+}
+
+const unionKeyword = "x-pontoon-union"
+
+// union is a compiled unionKeyword.
+type union struct {
+	one      bool
+	branches []*jsonschema.Schema
+	types    [][]any // the "type" values each branch takes; nil: any
+}
+
+func (u *union) Validate(ctx *jsonschema.ValidatorContext, v any) {
+	var typ any
+	obj, hasType := v.(map[string]any)
+	if hasType {
+		typ, hasType = obj["type"]
+	}
+	var errs []*jsonschema.ValidationError
+	matched := 0
+	for i, b := range u.branches {
+		if hasType && u.types[i] != nil && !u.takes(ctx, i, typ) {
+			continue
+		}
+		if err := ctx.Validate(b, v, nil); err != nil {
+			if ve, ok := err.(*jsonschema.ValidationError); ok {
+				errs = append(errs, ve)
+			}
+			continue
+		}
+		matched++
+	}
+	switch {
+	case matched == 0 && len(errs) == 0:
+		// No branch takes this "type": the first branch explains why.
+		if err := ctx.Validate(u.branches[0], v, nil); err != nil {
+			if ve, ok := err.(*jsonschema.ValidationError); ok {
+				errs = append(errs, ve)
+			}
+		}
+		ctx.AddErrors(errs, &unionFailed{})
+	case matched == 0:
+		ctx.AddErrors(errs, &unionFailed{})
+	case u.one && matched > 1:
+		ctx.AddError(&unionFailed{many: true})
+	}
+}
+
+func (u *union) takes(ctx *jsonschema.ValidatorContext, i int, typ any) bool {
+	for _, t := range u.types[i] {
+		if a, ok := t.(json.Number); ok {
+			if b, ok := typ.(json.Number); ok && a == b {
+				return true // the common case, without the library's exact arithmetic
+			}
+		}
+		if eq, err := ctx.Equals(t, typ); err == nil && eq {
+			return true
+		}
+	}
+	return false
+}
+
+// unionFailed is a union that no branch matched, or (many) a oneOf that several did.
+type unionFailed struct{ many bool }
+
+func (*unionFailed) KeywordPath() []string { return []string{unionKeyword} }
+
+func (u *unionFailed) LocalizedString(*xmessage.Printer) string {
+	if u.many {
+		return "value matches more than one allowed type"
+	}
+	return "value matches no allowed type"
+}
+
+// discordVocabulary is integerStringKeyword and unionKeyword as a vocabulary of the
+// compiler.
+func discordVocabulary() *jsonschema.Vocabulary {
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("discordtest:///vocabulary.json", map[string]any{}); err != nil {
+		panic(err)
+	}
+	meta := c.MustCompile("discordtest:///vocabulary.json")
+	return &jsonschema.Vocabulary{URL: "discordtest:///vocabulary.json", Schema: meta,
+		Subschemas: []jsonschema.SchemaPath{{jsonschema.Prop(unionKeyword), jsonschema.Prop("branches"), jsonschema.AllItem{}}},
+		Compile: func(ctx *jsonschema.CompilerContext, obj map[string]any) (jsonschema.SchemaExt, error) {
+			if u, ok := obj[unionKeyword].(map[string]any); ok {
+				// A schema holds at most one of the two: see discriminatedUnions and
+				// integerStrings, which never meet on one object in Discord's spec.
+				return compileUnion(ctx, u), nil
+			}
+			kw, ok := obj[integerStringKeyword].(map[string]any)
+			if !ok {
+				return nil, nil
+			}
+			var t integerType
+			list, _ := kw["types"].([]any)
+			for _, e := range list {
+				t.types = append(t.types, e.(string))
+			}
+			for k, dst := range map[string]**big.Rat{"minimum": &t.min, "maximum": &t.max,
+				"exclusiveMinimum": &t.exMin, "exclusiveMaximum": &t.exMax} {
+				if n, ok := kw[k].(json.Number); ok {
+					if r, ok := new(big.Rat).SetString(n.String()); ok {
+						*dst = r
+					}
+				}
+			}
+			return &t, nil
+		}}
+}
+
+func compileUnion(ctx *jsonschema.CompilerContext, kw map[string]any) *union {
+	u := &union{}
+	u.one, _ = kw["one"].(bool)
+	branches, _ := kw["branches"].([]any)
+	types, _ := kw["types"].([]any)
+	for i := range branches {
+		u.branches = append(u.branches, ctx.Enqueue([]string{unionKeyword, "branches", strconv.Itoa(i)}))
+		t, _ := types[i].([]any)
+		u.types = append(u.types, t)
+	}
+	return u
+}
+
+// integerType is a compiled integerStringKeyword.
+type integerType struct {
+	types                  []string
+	min, max, exMin, exMax *big.Rat
+}
+
+func (t *integerType) Validate(ctx *jsonschema.ValidatorContext, v any) {
+	if typeMatches(t.types, v) {
+		return
+	}
+	n, ok := numericString(v)
+	x, isInt := new(big.Rat).SetString(string(n))
+	if !ok || !isInt {
+		ctx.AddError(&kind.Type{Got: jsonType(v), Want: t.types})
+		return
+	}
+	switch {
+	case t.min != nil && x.Cmp(t.min) < 0:
+		ctx.AddError(&kind.Minimum{Got: x, Want: t.min})
+	case t.max != nil && x.Cmp(t.max) > 0:
+		ctx.AddError(&kind.Maximum{Got: x, Want: t.max})
+	case t.exMin != nil && x.Cmp(t.exMin) <= 0:
+		ctx.AddError(&kind.ExclusiveMinimum{Got: x, Want: t.exMin})
+	case t.exMax != nil && x.Cmp(t.exMax) >= 0:
+		ctx.AddError(&kind.ExclusiveMaximum{Got: x, Want: t.exMax})
+	}
 }
 
 // decodeJSON decodes with json.Number so integers keep every digit.
@@ -286,262 +527,159 @@ func decodeJSON(b []byte) (any, error) {
 // validateOp checks body against the request schema of the operation
 // "METHOD /template". An operation the spec does not describe passes.
 func (o *openAPI) validateOp(op string, body any) []fieldError {
-	n, ok := o.ops[op]
+	return o.validate(op, body, "")
+}
+
+// validate is validateOp for a body that sits at path in what Discord reports.
+func (o *openAPI) validate(op string, body any, path string) []fieldError {
+	sch, ok := o.ops[op]
 	if !ok {
 		return nil
 	}
-	return o.check(n, body, "", 0)
-}
-
-const maxSchemaDepth = 64
-
-func (o *openAPI) check(n *schemaNode, v any, path string, depth int) []fieldError {
-	if n == nil {
+	err := sch.Validate(body)
+	if err == nil {
 		return nil
 	}
-	if depth > maxSchemaDepth {
-		return []fieldError{invalid(path, "SCHEMA_TOO_DEEP", "Value is nested too deeply.")}
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return []fieldError{invalid(path, "BASE_TYPE_INVALID", err.Error())}
 	}
-	if n.isBool {
-		if !n.allow {
-			return []fieldError{invalid(path, "UNKNOWN_FIELD", "Field is not allowed.")}
-		}
-		return nil
-	}
-	var errs []fieldError
-	if n.ref != nil {
-		errs = append(errs, o.check(n.ref, v, path, depth+1)...)
-	}
-	if n.types != nil {
-		// Discord takes integers written as strings (permissions, snowflakes);
-		// discordgo sends default_member_permissions that way.
-		if num, ok := numericString(v); ok && typeAllows(n.types, "integer") && !typeAllows(n.types, "string") {
-			v = num
-		}
-		if !typeMatches(n.types, v) {
-			return append(errs, invalid(path, typeCode(n.types), fmt.Sprintf("Must be of type %s.", typeName(n.types))))
-		}
-	}
-	if n.hasEnum {
-		match := false
-		for _, c := range n.enum {
-			if jsonEqual(c, v) {
-				match = true
-				break
-			}
-		}
-		if !match {
-			errs = append(errs, invalid(path, "BASE_TYPE_CHOICES", fmt.Sprintf("Value must be one of %s.", compactJSON(n.enum))))
-		}
-	}
-	if n.hasConst && !jsonEqual(n.constV, v) {
-		errs = append(errs, invalid(path, "BASE_TYPE_CHOICES", fmt.Sprintf("Value must be %s.", compactJSON(n.constV))))
-	}
-
-	switch x := v.(type) {
-	case string:
-		if n.maxLen >= 0 || n.minLen >= 0 {
-			l := utf8.RuneCountInString(x)
-			if n.maxLen >= 0 && l > n.maxLen {
-				errs = append(errs, maxLen(path, n.maxLen))
-			}
-			if n.minLen >= 0 && l < n.minLen {
-				errs = append(errs, minLen(path, n.minLen))
-			}
-		}
-		if n.pattern != nil && !n.pattern.MatchString(x) {
-			errs = append(errs, invalid(path, "STRING_TYPE_REGEX", fmt.Sprintf("String value did not match validation regex %s.", n.patternSrc)))
-		}
-	case json.Number:
-		errs = append(errs, checkRange(n, x, path)...)
-	case []any:
-		if n.maxItems >= 0 && len(x) > n.maxItems {
-			errs = append(errs, maxLen(path, n.maxItems))
-		}
-		if n.minItems >= 0 && len(x) < n.minItems {
-			errs = append(errs, minLen(path, n.minItems))
-		}
-		if n.unique {
-			seen := map[string]bool{}
-			for _, item := range x {
-				k := canonicalJSON(item)
-				if seen[k] {
-					errs = append(errs, invalid(path, "BASE_TYPE_DUPLICATE", "Values must be unique."))
-					break
-				}
-				seen[k] = true
-			}
-		}
-		if n.items != nil {
-			for i, item := range x {
-				errs = append(errs, o.check(n.items, item, joinPath(path, i), depth+1)...)
-			}
-		}
-	case map[string]any:
-		if n.maxProps >= 0 && len(x) > n.maxProps {
-			errs = append(errs, maxLen(path, n.maxProps))
-		}
-		if n.minProps >= 0 && len(x) < n.minProps {
-			errs = append(errs, minLen(path, n.minProps))
-		}
-		for _, name := range n.required {
-			if _, present := x[name]; !present {
-				errs = append(errs, required(joinPath(path, name)))
-			}
-		}
-		if n.props != nil || n.addl != nil {
-			// Map order does not matter: errInvalidForm sorts the errors.
-			for k, val := range x {
-				if ps, ok := n.props[k]; ok {
-					errs = append(errs, o.check(ps, val, joinPath(path, k), depth+1)...)
-				} else if n.addl != nil {
-					errs = append(errs, o.check(n.addl, val, joinPath(path, k), depth+1)...)
-				}
-			}
-		}
-	}
-
-	for _, sub := range n.allOf {
-		errs = append(errs, o.check(sub, v, path, depth+1)...)
-	}
-	if n.anyOf != nil {
-		if matched, best := o.union(n.anyOf, v, path, depth); matched == 0 {
-			errs = append(errs, best...)
-		}
-	}
-	if n.oneOf != nil {
-		matched, best := o.union(n.oneOf, v, path, depth)
-		switch {
-		case matched == 0:
-			errs = append(errs, best...)
-		case matched > 1:
-			errs = append(errs, invalid(path, "UNION_TYPE_CHOICES", "Value matches more than one allowed type."))
-		}
-	}
-	return errs
+	return settle(fieldErrors(ve, path))
 }
 
-// union validates v against each branch and returns how many matched and,
-// when none did, the errors of the branch v most plausibly meant: one whose
-// type and "type" discriminator fit, with the fewest errors. Branches whose
-// JSON type or "type" discriminator cannot fit are skipped cheaply.
-func (o *openAPI) union(branches []*schemaNode, v any, path string, depth int) (int, []fieldError) {
-	matched := 0
-	var best []fieldError
-	bestScore := -1
-	checked := 0
-	for _, b := range branches {
-		if quickReject(b, v) {
-			continue
+// schemaError is a field error; with typeError set it is are a value of the wrong JSON type: at its path
+// the other errors (a union's branches, an enum) say nothing more.
+type schemaError struct {
+	fieldError
+	typeError bool
+}
+
+// fieldErrors turns the library's tree of errors into Discord's field errors, as
+// Discord words them. Of a union (anyOf, oneOf) that nothing matched it reports the
+// branch the value most plausibly meant (see pickBranch).
+func fieldErrors(e *jsonschema.ValidationError, prefix string) []schemaError {
+	path := prefix
+	for _, tok := range e.InstanceLocation {
+		path = joinPath(path, tok)
+	}
+	var out []schemaError
+	add := func(p, code, msg string) { out = append(out, schemaError{fieldError: invalid(p, code, msg)}) }
+	switch k := e.ErrorKind.(type) {
+	case *kind.AnyOf:
+		return pickBranch(e.Causes, prefix, path)
+	case *unionFailed:
+		if k.many {
+			add(path, "UNION_TYPE_CHOICES", "Value matches more than one allowed type.")
+			return out
 		}
-		checked++
-		errs := o.check(b, v, path, depth+1)
-		if len(errs) == 0 {
-			matched++
-			continue
+		return pickBranch(e.Causes, prefix, path)
+	case *kind.OneOf:
+		if len(k.Subschemas) > 1 {
+			add(path, "UNION_TYPE_CHOICES", "Value matches more than one allowed type.")
+			return out
 		}
+		return pickBranch(e.Causes, prefix, path)
+	case *kind.Type:
+		out = append(out, schemaError{invalid(path, typeCode(k.Want), fmt.Sprintf("Must be of type %s.", strings.Join(k.Want, " or "))), true})
+	case *kind.Required:
+		for _, m := range k.Missing {
+			out = append(out, schemaError{fieldError: required(joinPath(path, m))})
+		}
+	case *kind.AdditionalProperties:
+		for _, p := range k.Properties {
+			add(joinPath(path, p), "UNKNOWN_FIELD", "Field is not allowed.")
+		}
+	case *kind.FalseSchema:
+		add(path, "UNKNOWN_FIELD", "Field is not allowed.")
+	case *kind.Enum:
+		add(path, "BASE_TYPE_CHOICES", fmt.Sprintf("Value must be one of %s.", compactJSON(k.Want)))
+	case *kind.Const:
+		add(path, "BASE_TYPE_CHOICES", fmt.Sprintf("Value must be %s.", compactJSON(k.Want)))
+	case *kind.MaxLength:
+		out = append(out, schemaError{fieldError: maxLen(path, k.Want)})
+	case *kind.MinLength:
+		out = append(out, schemaError{fieldError: minLen(path, k.Want)})
+	case *kind.MaxItems:
+		out = append(out, schemaError{fieldError: maxLen(path, k.Want)})
+	case *kind.MinItems:
+		out = append(out, schemaError{fieldError: minLen(path, k.Want)})
+	case *kind.MaxProperties:
+		out = append(out, schemaError{fieldError: maxLen(path, k.Want)})
+	case *kind.MinProperties:
+		out = append(out, schemaError{fieldError: minLen(path, k.Want)})
+	case *kind.UniqueItems:
+		add(path, "BASE_TYPE_DUPLICATE", "Values must be unique.")
+	case *kind.Pattern:
+		add(path, "STRING_TYPE_REGEX", fmt.Sprintf("String value did not match validation regex %s.", k.Want))
+	case *kind.Maximum:
+		add(path, "NUMBER_TYPE_MAX", fmt.Sprintf("Value should be less than or equal to %s.", k.Want.RatString()))
+	case *kind.Minimum:
+		add(path, "NUMBER_TYPE_MIN", fmt.Sprintf("Value should be greater than or equal to %s.", k.Want.RatString()))
+	case *kind.ExclusiveMaximum:
+		add(path, "NUMBER_TYPE_MAX", fmt.Sprintf("Value should be less than %s.", k.Want.RatString()))
+	case *kind.ExclusiveMinimum:
+		add(path, "NUMBER_TYPE_MIN", fmt.Sprintf("Value should be greater than %s.", k.Want.RatString()))
+	case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
+		// Containers: their causes say what failed.
+	default:
+		if len(e.Causes) == 0 {
+			add(path, "BASE_TYPE_INVALID", e.ErrorKind.LocalizedString(english))
+		}
+	}
+	for _, c := range e.Causes {
+		out = append(out, fieldErrors(c, prefix)...)
+	}
+	return out
+}
+
+var english = xmessage.NewPrinter(language.English)
+
+// pickBranch reports the union branch a value most plausibly meant: the one with
+// the fewest errors, passing over those that fail on the value's own type or its
+// "type" discriminator (the wrong kind of value is a poor explanation).
+func pickBranch(branches []*jsonschema.ValidationError, prefix, path string) []schemaError {
+	var best []schemaError
+	bestScore := 0
+	for i, b := range branches {
+		errs := settle(fieldErrors(b, prefix))
 		score := 1000 - len(errs)
 		for _, e := range errs {
 			if e.Path == path || e.Path == joinPath(path, "type") {
-				score -= 500 // wrong kind of value: a poor explanation
+				score -= 500
 				break
 			}
 		}
-		if score > bestScore {
-			bestScore, best = score, errs
-		}
-	}
-	if matched == 0 && checked == 0 {
-		// Every branch was ruled out by kind: explain with the first one.
-		for _, b := range branches {
-			if errs := o.check(b, v, path, depth+1); len(errs) > 0 {
-				return 0, errs
+		if i == 0 || score > bestScore {
+			bestScore = score
+			best = best[:0]
+			for _, e := range errs {
+				best = append(best, schemaError{fieldError: e})
 			}
 		}
 	}
-	return matched, best
+	return best
 }
 
-// quickReject reports whether v certainly fails n, judging only its JSON
-// type and, for objects, the allowed values of its "type" property.
-func quickReject(n *schemaNode, v any) bool {
-	for i := 0; n != nil && n.onlyRef && i < 8; i++ {
-		n = n.ref
-	}
-	if n == nil || n.isBool {
-		return false
-	}
-	if n.types != nil {
-		if _, isStr := v.(string); !(isStr && typeAllows(n.types, "integer")) && !typeMatches(n.types, v) {
-			return true
+// settle drops, at each path that has a type error, every other error, and sorts
+// the rest by path.
+func settle(errs []schemaError) []fieldError {
+	wrongType := map[string]bool{}
+	for _, e := range errs {
+		if e.typeError {
+			wrongType[e.Path] = true
 		}
 	}
-	if n.typeProp == nil {
-		return false
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return false
-	}
-	tv, present := obj["type"]
-	if !present {
-		return false
-	}
-	for _, c := range n.typeProp {
-		if jsonEqual(c, tv) {
-			return false
-		}
-	}
-	return true
-}
-
-// checkRange applies minimum, maximum and their exclusive forms, in int64
-// when both sides fit and exactly (big.Rat) otherwise.
-func checkRange(n *schemaNode, x json.Number, path string) []fieldError {
-	var errs []fieldError
-	var r *big.Rat
-	for _, b := range [...]struct {
-		k     string
-		bound json.Number
-	}{{"maximum", n.maximum}, {"minimum", n.minimum}, {"exclusiveMaximum", n.exMax}, {"exclusiveMinimum", n.exMin}} {
-		if b.bound == "" {
+	var out []fieldError
+	seen := map[fieldError]bool{}
+	for _, e := range errs {
+		if (wrongType[e.Path] && !e.typeError) || seen[e.fieldError] {
 			continue
 		}
-		var cmp int
-		xi, err1 := strconv.ParseInt(string(x), 10, 64)
-		bi, err2 := strconv.ParseInt(string(b.bound), 10, 64)
-		if err1 == nil && err2 == nil {
-			switch {
-			case xi < bi:
-				cmp = -1
-			case xi > bi:
-				cmp = 1
-			}
-		} else {
-			if r == nil {
-				var ok bool
-				if r, ok = new(big.Rat).SetString(x.String()); !ok {
-					return nil
-				}
-			}
-			br, ok := new(big.Rat).SetString(b.bound.String())
-			if !ok {
-				continue
-			}
-			cmp = r.Cmp(br)
-		}
-		switch {
-		case b.k == "maximum" && cmp > 0:
-			errs = append(errs, invalid(path, "NUMBER_TYPE_MAX", fmt.Sprintf("Value should be less than or equal to %s.", b.bound)))
-		case b.k == "minimum" && cmp < 0:
-			errs = append(errs, invalid(path, "NUMBER_TYPE_MIN", fmt.Sprintf("Value should be greater than or equal to %s.", b.bound)))
-		case b.k == "exclusiveMaximum" && cmp >= 0:
-			errs = append(errs, invalid(path, "NUMBER_TYPE_MAX", fmt.Sprintf("Value should be less than %s.", b.bound)))
-		case b.k == "exclusiveMinimum" && cmp <= 0:
-			errs = append(errs, invalid(path, "NUMBER_TYPE_MIN", fmt.Sprintf("Value should be greater than %s.", b.bound)))
-		}
+		seen[e.fieldError] = true
+		out = append(out, e.fieldError)
 	}
-	return errs
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
 }
 
 func typeAllows(types []string, name string) bool {
@@ -595,7 +733,24 @@ func matchesType(t string, v any) bool {
 	return true
 }
 
-func typeName(types []string) string { return strings.Join(types, " or ") }
+// jsonType names v's JSON type as the library does.
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
 
 func typeCode(t []string) string {
 	switch {
@@ -613,6 +768,8 @@ func typeCode(t []string) string {
 	return "BASE_TYPE_INVALID"
 }
 
+// numericString reads a string of digits (with a sign) as Discord reads an integer
+// sent as a string.
 func numericString(v any) (json.Number, bool) {
 	s, ok := v.(string)
 	if !ok || s == "" || len(s) > 40 {
@@ -626,64 +783,13 @@ func numericString(v any) (json.Number, bool) {
 	return json.Number(s), true
 }
 
-// intKeyword reads a non-negative integer keyword, -1 when absent.
-func intKeyword(s map[string]any, k string) int {
-	n, ok := s[k].(json.Number)
-	if !ok {
-		return -1
-	}
-	i, err := n.Int64()
-	if err != nil || i < 0 {
-		return -1
-	}
-	return int(i)
-}
-
-// jsonEqual compares two decoded JSON values, numbers by value.
-func jsonEqual(a, b any) bool {
-	switch x := a.(type) {
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		if x == y {
-			return true
-		}
-		xi, err1 := strconv.ParseInt(string(x), 10, 64)
-		yi, err2 := strconv.ParseInt(string(y), 10, 64)
-		if err1 == nil && err2 == nil {
-			return xi == yi
-		}
-		xr, ok1 := new(big.Rat).SetString(x.String())
-		yr, ok2 := new(big.Rat).SetString(y.String())
-		return ok1 && ok2 && xr.Cmp(yr) == 0
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case nil:
-		return b == nil
-	}
-	if _, ok := b.(json.Number); ok {
-		return false
-	}
-	return canonicalJSON(a) == canonicalJSON(b)
-}
-
-// canonicalJSON renders v with sorted keys (encoding/json sorts map keys).
-func canonicalJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("%#v", v)
-	}
-	return string(b)
-}
-
+// compactJSON renders v for a message, shortened.
 func compactJSON(v any) string {
-	s := canonicalJSON(v)
+	b, err := json.Marshal(v)
+	s := string(b)
+	if err != nil {
+		s = fmt.Sprintf("%#v", v)
+	}
 	if len(s) > 120 {
 		s = s[:117] + "..."
 	}

@@ -17,12 +17,12 @@ func mustDecode(t *testing.T, s string) any {
 	return v
 }
 
-// compileTest compiles root against named schemas.
-func compileTest(t *testing.T, schemas map[string]any, root any) (*openAPI, *schemaNode) {
+// compileTest compiles root against named schemas, as the operation "root".
+func compileTest(t *testing.T, schemas map[string]any, root any) (*openAPI, string) {
 	t.Helper()
 	o, err := newOpenAPI(schemas, map[string]any{"root": root})
 	require.NoError(t, err)
-	return o, o.ops["root"]
+	return o, "root"
 }
 
 func TestSchemaKeywords(t *testing.T) {
@@ -76,7 +76,7 @@ func TestSchemaKeywords(t *testing.T) {
 		{`{"id":"1","kind":1,"strict":{"b":1}}`, "strict.b: Field is not allowed"},
 	}
 	for _, tc := range cases {
-		errs := o.check(schema, mustDecode(t, tc.body), "", 0)
+		errs := o.validate(schema, mustDecode(t, tc.body), "")
 		if tc.want == "" {
 			assert.Empty(t, errs, tc.body)
 			continue
@@ -92,14 +92,14 @@ func TestUnionPicksTheBranchMeant(t *testing.T) {
 		{"type":"object","properties":{"type":{"enum":[1]},"label":{"type":"string","maxLength":2}},"required":["type"]},
 		{"type":"object","properties":{"type":{"enum":[2]},"url":{"type":"string"}},"required":["type","url"]}
 	]}`))
-	errs := o.check(schema, mustDecode(t, `{"type":1,"label":"long"}`), "c", 0)
+	errs := o.validate(schema, mustDecode(t, `{"type":1,"label":"long"}`), "c")
 	require.Len(t, errs, 1)
 	assert.Equal(t, "c.label: Must be 2 or fewer in length.", errs[0].String())
-	errs = o.check(schema, mustDecode(t, `{"type":2}`), "c", 0)
+	errs = o.validate(schema, mustDecode(t, `{"type":2}`), "c")
 	require.Len(t, errs, 1)
 	assert.Equal(t, "c.url: This field is required", errs[0].String())
-	_, both := compileTest(t, nil, mustDecode(t, `{"oneOf":[{"type":"string"},{"maxLength":5}]}`))
-	errs = o.check(both, "abc", "", 0)
+	o, both := compileTest(t, nil, mustDecode(t, `{"oneOf":[{"type":"string"},{"maxLength":5}]}`))
+	errs = o.validate(both, "abc", "")
 	require.Len(t, errs, 1)
 	assert.Contains(t, errs[0].Message, "more than one")
 }

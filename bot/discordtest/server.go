@@ -81,7 +81,8 @@ func WithWaitTimeout(d time.Duration) Option { return func(c *config) { c.waitTi
 // shared/discord/openapi.json upwards from the working directory.
 func WithOpenAPI(path string) Option { return func(c *config) { c.specPath = path } }
 
-// WithoutOpenAPI turns the OpenAPI check off; the hand-coded limits remain.
+// WithoutOpenAPI turns the OpenAPI check off; the hand-written checks of what no
+// schema states remain (the lengths the schema states go unchecked).
 func WithoutOpenAPI() Option { return func(c *config) { c.noSpec = true } }
 
 // WithAppPermissions sets the app_permissions of every interaction.

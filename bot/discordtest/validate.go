@@ -20,35 +20,28 @@ const (
 	flagComponentsV2          = 1 << 15
 )
 
-// Discord's limits on message payloads (see /shared/discord/README.md).
+// Discord's limits on message payloads (see /shared/discord/README.md) that the
+// checks here apply. The lengths, counts and ranges a schema states (content,
+// embeds and their fields, labels, placeholders, select values, a modal's title and
+// rows) are Discord's OpenAPI schemas' to check (openapi.go); what is left here is
+// what no schema can say: a field against another (min_values against max_values,
+// a text input's value against its own lengths), uniqueness across a message
+// (custom ids, option values), sizes summed over several fields (the 6,000
+// characters of the embeds), what depends on the flags or the endpoint (ephemeral,
+// Components V2), URL schemes, timestamps, and what a button of each style may
+// carry.
 const (
-	maxContent          = 2000
-	maxEmbeds           = 10
-	maxEmbedTitle       = 256
-	maxEmbedDescription = 4096
-	maxEmbedFields      = 25
-	maxFieldName        = 256
-	maxFieldValue       = 1024
-	maxFooterText       = 2048
-	maxAuthorName       = 256
-	maxEmbedTotal       = 6000
-	maxActionRows       = 5
-	maxRowButtons       = 5
-	maxCustomID         = 100
-	maxButtonLabel      = 80
-	maxButtonURL        = 512
-	maxSelectOptions    = 25
-	maxSelectOptionText = 100
-	maxSelectValues     = 25
-	maxPlaceholder      = 150
-	maxModalTitle       = 45
-	maxModalRows        = 5
-	maxInputLabel       = 45
-	maxInputValue       = 4000
-	maxInputPlaceholder = 100
-	maxAttachments      = 10
-	maxV2Components     = 40
-	maxFileBytes        = 10 << 20
+	maxContent       = 2000 // the spec allows 4,000, Discord 2,000 to a bot
+	maxActionRows    = 5    // the spec allows 40 components: Components V2's
+	maxModalRows     = 5    // the spec sets no maximum
+	maxEmbedTotal    = 6000
+	maxRowButtons    = 5
+	maxCustomID      = 100
+	maxSelectOptions = 25
+	maxInputValue    = 4000
+	maxAttachments   = 10
+	maxV2Components  = 40
+	maxFileBytes     = 10 << 20
 )
 
 // msgBody is a message payload as sent to any of the message endpoints:
@@ -231,65 +224,44 @@ func validateMsg(b *msgBody, r msgRules) []fieldError {
 	} else {
 		errs = append(errs, validateComponents(b.Components, p("components"))...)
 	}
-	if len(b.Attachments) > maxAttachments {
-		errs = append(errs, maxLen(p("attachments"), maxAttachments))
-	}
 	return errs
 }
 
 func validateEmbeds(embeds []embedBody, path string) []fieldError {
 	var errs []fieldError
-	if len(embeds) > maxEmbeds {
-		errs = append(errs, maxLen(path, maxEmbeds))
-	}
 	total := 0
 	for i, e := range embeds {
 		ep := joinPath(path, i)
 		total += runeLen(e.Title) + runeLen(e.Description)
-		if runeLen(e.Title) > maxEmbedTitle {
-			errs = append(errs, maxLen(joinPath(ep, "title"), maxEmbedTitle))
-		}
-		if runeLen(e.Description) > maxEmbedDescription {
-			errs = append(errs, maxLen(joinPath(ep, "description"), maxEmbedDescription))
-		}
-		if e.Color != nil && (*e.Color < 0 || *e.Color > 0xFFFFFF) {
-			errs = append(errs, invalid(joinPath(ep, "color"), "NUMBER_TYPE_MAX", "Value should be between 0 and 16777215."))
-		}
 		if e.Timestamp != "" {
 			if _, err := time.Parse(time.RFC3339, e.Timestamp); err != nil {
 				errs = append(errs, invalid(joinPath(ep, "timestamp"), "DATE_TIME_TYPE_PARSE", "Could not parse "+e.Timestamp+". Should be ISO8601."))
 			}
 		}
 		errs = append(errs, checkURL(joinPath(ep, "url"), e.URL, "http", "https")...)
-		if len(e.Fields) > maxEmbedFields {
-			errs = append(errs, maxLen(joinPath(ep, "fields"), maxEmbedFields))
-		}
 		for j, f := range e.Fields {
+			// The spec lets a field's name and value be empty; Discord does not, nor
+			// spaces only.
 			fp := joinPath(joinPath(ep, "fields"), j)
 			switch {
 			case f.Name == nil:
 				errs = append(errs, required(joinPath(fp, "name")))
 			case strings.TrimSpace(*f.Name) == "":
 				errs = append(errs, minLen(joinPath(fp, "name"), 1))
-			case runeLen(*f.Name) > maxFieldName:
-				errs = append(errs, maxLen(joinPath(fp, "name"), maxFieldName))
 			}
 			switch {
 			case f.Value == nil:
 				errs = append(errs, required(joinPath(fp, "value")))
 			case strings.TrimSpace(*f.Value) == "":
 				errs = append(errs, minLen(joinPath(fp, "value"), 1))
-			case runeLen(*f.Value) > maxFieldValue:
-				errs = append(errs, maxLen(joinPath(fp, "value"), maxFieldValue))
 			}
 			total += strPtrLen(f.Name) + strPtrLen(f.Value)
 		}
+		// The spec lets a footer's text and an author's name be left out or empty.
 		if e.Footer != nil {
 			total += runeLen(e.Footer.Text)
 			if e.Footer.Text == "" {
 				errs = append(errs, required(joinPath(ep, "footer.text")))
-			} else if runeLen(e.Footer.Text) > maxFooterText {
-				errs = append(errs, maxLen(joinPath(ep, "footer.text"), maxFooterText))
 			}
 			errs = append(errs, checkURL(joinPath(ep, "footer.icon_url"), e.Footer.IconURL, "http", "https", "attachment")...)
 		}
@@ -297,8 +269,6 @@ func validateEmbeds(embeds []embedBody, path string) []fieldError {
 			total += runeLen(e.Author.Name)
 			if e.Author.Name == "" {
 				errs = append(errs, required(joinPath(ep, "author.name")))
-			} else if runeLen(e.Author.Name) > maxAuthorName {
-				errs = append(errs, maxLen(joinPath(ep, "author.name"), maxAuthorName))
 			}
 			errs = append(errs, checkURL(joinPath(ep, "author.url"), e.Author.URL, "http", "https")...)
 			errs = append(errs, checkURL(joinPath(ep, "author.icon_url"), e.Author.IconURL, "http", "https", "attachment")...)
@@ -411,9 +381,6 @@ func hasEmoji(raw json.RawMessage) bool {
 func validateButton(c compBody, p string, ids map[string]string) []fieldError {
 	var errs []fieldError
 	label := strPtrLen(c.Label)
-	if label > maxButtonLabel {
-		errs = append(errs, maxLen(joinPath(p, "label"), maxButtonLabel))
-	}
 	hasID := c.CustomID != nil && *c.CustomID != ""
 	hasURL := c.URL != nil && *c.URL != ""
 	hasSKU := c.SKUID != nil && *c.SKUID != ""
@@ -436,9 +403,6 @@ func validateButton(c compBody, p string, ids map[string]string) []fieldError {
 		if !hasURL {
 			errs = append(errs, required(joinPath(p, "url")))
 		} else {
-			if runeLen(*c.URL) > maxButtonURL {
-				errs = append(errs, maxLen(joinPath(p, "url"), maxButtonURL))
-			}
 			errs = append(errs, checkURL(joinPath(p, "url"), *c.URL, "http", "https", "discord")...)
 		}
 		if label == 0 && !hasEmoji(c.Emoji) {
@@ -451,8 +415,6 @@ func validateButton(c compBody, p string, ids map[string]string) []fieldError {
 		if hasID || hasURL || label > 0 || hasEmoji(c.Emoji) {
 			errs = append(errs, invalid(p, "BUTTON_COMPONENT_PREMIUM_INVALID", "A premium button cannot have a custom id, label, url or emoji."))
 		}
-	default:
-		errs = append(errs, invalid(joinPath(p, "style"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2, 3, 4, 5, 6)."))
 	}
 	return errs
 }
@@ -460,21 +422,12 @@ func validateButton(c compBody, p string, ids map[string]string) []fieldError {
 func validateSelect(c compBody, p string, ids map[string]string) []fieldError {
 	var errs []fieldError
 	errs = append(errs, checkCustomID(p, c.CustomID, ids)...)
-	if c.Placeholder != nil && runeLen(*c.Placeholder) > maxPlaceholder {
-		errs = append(errs, maxLen(joinPath(p, "placeholder"), maxPlaceholder))
-	}
 	minV, maxV := 1, 1
 	if c.MinValues != nil {
 		minV = *c.MinValues
-		if minV < 0 || minV > maxSelectValues {
-			errs = append(errs, invalid(joinPath(p, "min_values"), "NUMBER_TYPE_MAX", fmt.Sprintf("Value should be between 0 and %d.", maxSelectValues)))
-		}
 	}
 	if c.MaxValues != nil {
 		maxV = *c.MaxValues
-		if maxV < 1 || maxV > maxSelectValues {
-			errs = append(errs, invalid(joinPath(p, "max_values"), "NUMBER_TYPE_MAX", fmt.Sprintf("Value should be between 1 and %d.", maxSelectValues)))
-		}
 	}
 	if minV > maxV {
 		errs = append(errs, invalid(joinPath(p, "min_values"), "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE", "min_values must be less than or equal to max_values."))
@@ -499,18 +452,10 @@ func validateSelect(c compBody, p string, ids map[string]string) []fieldError {
 	defaults := 0
 	for k, o := range c.Options {
 		ip := joinPath(op, k)
-		if o.Label == nil || *o.Label == "" || runeLen(*o.Label) > maxSelectOptionText {
-			errs = append(errs, badLen(joinPath(ip, "label"), 1, maxSelectOptionText))
-		}
-		if o.Value == nil || *o.Value == "" || runeLen(*o.Value) > maxSelectOptionText {
-			errs = append(errs, badLen(joinPath(ip, "value"), 1, maxSelectOptionText))
-		} else if values[*o.Value] {
+		if o.Value != nil && values[*o.Value] {
 			errs = append(errs, invalid(joinPath(ip, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Select menu option values must be unique."))
-		} else {
+		} else if o.Value != nil {
 			values[*o.Value] = true
-		}
-		if o.Description != nil && runeLen(*o.Description) > maxSelectOptionText {
-			errs = append(errs, maxLen(joinPath(ip, "description"), maxSelectOptionText))
 		}
 		if o.Default {
 			defaults++
@@ -567,19 +512,15 @@ type modalInput struct {
 	MaxLength int
 }
 
-// validateModal checks type 9 callback data: custom id, a title of 1-45
-// characters, and 1-5 action rows holding one text input each.
+// validateModal reads type 9 callback data into the modal's inputs and checks what
+// the schema does not: at most five rows, each an action row holding one text input,
+// custom ids unique, and a value within the input's own lengths. The title, the
+// custom id and each input's lengths and style are the schema's.
 func validateModal(b *msgBody, path string) ([]modalInput, []fieldError) {
 	var errs []fieldError
 	var inputs []modalInput
-	if b.CustomID == nil || *b.CustomID == "" || runeLen(*b.CustomID) > maxCustomID {
-		errs = append(errs, badLen(joinPath(path, "custom_id"), 1, maxCustomID))
-	}
-	if b.Title == nil || *b.Title == "" || runeLen(*b.Title) > maxModalTitle {
-		errs = append(errs, badLen(joinPath(path, "title"), 1, maxModalTitle))
-	}
 	cp := joinPath(path, "components")
-	if len(b.Components) < 1 || len(b.Components) > maxModalRows {
+	if len(b.Components) > maxModalRows {
 		errs = append(errs, badLen(cp, 1, maxModalRows))
 	}
 	ids := map[string]string{}
@@ -600,27 +541,12 @@ func validateModal(b *msgBody, path string) ([]modalInput, []fieldError) {
 			continue
 		}
 		errs = append(errs, checkCustomID(ip, in.CustomID, ids)...)
-		if in.Style != 1 && in.Style != 2 {
-			errs = append(errs, invalid(joinPath(ip, "style"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2)."))
-		}
-		if in.Label == nil || *in.Label == "" || runeLen(*in.Label) > maxInputLabel {
-			errs = append(errs, badLen(joinPath(ip, "label"), 1, maxInputLabel))
-		}
-		if in.Placeholder != nil && runeLen(*in.Placeholder) > maxInputPlaceholder {
-			errs = append(errs, maxLen(joinPath(ip, "placeholder"), maxInputPlaceholder))
-		}
 		lo, hi := 0, maxInputValue
 		if in.MinLength != nil {
 			lo = *in.MinLength
-			if lo < 0 || lo > maxInputValue {
-				errs = append(errs, invalid(joinPath(ip, "min_length"), "NUMBER_TYPE_MAX", "Value should be between 0 and 4000."))
-			}
 		}
 		if in.MaxLength != nil {
 			hi = *in.MaxLength
-			if hi < 1 || hi > maxInputValue {
-				errs = append(errs, invalid(joinPath(ip, "max_length"), "NUMBER_TYPE_MAX", "Value should be between 1 and 4000."))
-			}
 		}
 		if lo > hi {
 			errs = append(errs, invalid(joinPath(ip, "min_length"), "TEXT_INPUT_MIN_LENGTH_TOO_LARGE", "min_length must be less than or equal to max_length."))

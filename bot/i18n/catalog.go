@@ -11,6 +11,7 @@ import (
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"github.com/pelletier/go-toml/v2"
+	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 )
 
@@ -163,7 +164,7 @@ func Load() (*Catalog, error) {
 				}
 				continue
 			}
-			if _, known := pluralRules[l]; !known {
+			if _, known := pluralTags[l]; !known {
 				continue
 			}
 			byForm := map[string][]piece{}
@@ -226,7 +227,7 @@ func (c *Catalog) T(lang, id string, kv ...any) string {
 		}
 		// A message of one form is that form for every count its language calls
 		// "other" (every count in id and su), unless a Count of 0 picks "<id>.zero".
-		if n, ok := countOf(kv); ok && pluralRules[lang] != nil && pluralRules[lang](n) == "other" && (n != 0 || !c.Has(id+".zero")) {
+		if n, ok := countOf(kv); ok && hasPluralTag(lang) && pluralForm(lang, n) == "other" && (n != 0 || !c.Has(id+".zero")) {
 			return c.fill(lang, ps, kv)
 		}
 	}
@@ -240,7 +241,7 @@ func (c *Catalog) T(lang, id string, kv ...any) string {
 			}
 		}
 		if ok && !(n == 0 && c.Has(id+".zero")) {
-			if ps, ok := forms[pluralRules[lang](n)]; ok {
+			if ps, ok := forms[pluralForm(lang, n)]; ok {
 				return c.fill(lang, ps, kv)
 			}
 		}
@@ -372,37 +373,33 @@ func hasKey(kv []any, key string) bool {
 	return false
 }
 
-// pluralRules are CLDR's cardinal plural rules for whole numbers, for every language of
-// the catalog. A language missing here goes through go-i18n; tests check these against
-// it for every message with a count.
-var pluralRules = map[string]func(n int64) string{
-	"id": func(int64) string { return "other" }, // CLDR: Indonesian and Sundanese have no other form
-	"su": func(int64) string { return "other" },
-	"en": func(n int64) string {
-		if n == 1 {
-			return "one"
-		}
-		return "other"
-	},
-	"pt-BR": func(n int64) string { // pt: one is i = 0..1; many is a non-zero multiple of a million
-		switch {
-		case n == 0 || n == 1:
-			return "one"
-		case n%1_000_000 == 0:
-			return "many"
-		}
-		return "other"
-	},
-	"pl": func(n int64) string {
-		switch d, h := n%10, n%100; {
-		case n == 1:
-			return "one"
-		case d >= 2 && d <= 4 && (h < 12 || h > 14):
-			return "few"
-		default:
-			return "many"
-		}
-	},
+// pluralTags are the catalog's languages whose plural form T chooses itself (with
+// pluralForm), by their x/text tags. A language missing here goes through go-i18n; tests
+// check the two against each other for every message with a count.
+var pluralTags = map[string]language.Tag{
+	"en": language.English, "id": language.Indonesian, "pl": language.Polish,
+	"pt-BR": language.BrazilianPortuguese, "su": language.MustParse("su"),
+}
+
+// pluralNames are the plural forms by the names the language files give them.
+var pluralNames = [...]string{plural.Other: "other", plural.Zero: "zero", plural.One: "one",
+	plural.Two: "two", plural.Few: "few", plural.Many: "many"}
+
+// pluralForm is the CLDR cardinal plural form of the whole number n (not negative) in
+// lang, one of pluralTags, by golang.org/x/text's rules. x/text's tables predate one
+// rule go-i18n (which renders the templates) follows: Portuguese "many", a non-zero
+// multiple of a million ("1.000.000 de fichas"), added to CLDR in version 38; that one is
+// applied here so that the two agree (TestXTextLacksPortugueseMany says when it can go).
+func pluralForm(lang string, n int64) string {
+	if lang == "pt-BR" && n != 0 && n%1_000_000 == 0 {
+		return "many"
+	}
+	return pluralNames[plural.Cardinal.MatchPlural(pluralTags[lang], int(n), 0, 0, 0, 0)]
+}
+
+func hasPluralTag(lang string) bool {
+	_, ok := pluralTags[lang]
+	return ok
 }
 
 // countOf is the whole-number Count among a message's values, made positive as CLDR's

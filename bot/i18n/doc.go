@@ -4,7 +4,9 @@
 //
 // Start with Catalog.T (render.go): it takes a language and a message id with named
 // values. Integers come out the reader's way (1,000 / 1.000 / 1 000, golang.org/x/text),
-// "Count" chooses the message's plural form, and a text can give any other amount its
+// "Count" chooses the message's plural form (by golang.org/x/text/feature/plural's CLDR
+// rules where T renders without a template, go-i18n's otherwise; tests hold the two to
+// one answer), and a text can give any other amount its
 // own form with {{chips .Need}} or {{plural "amount.free_chips" .Have}}. A text names a
 // command as {{cmd "bank kitty"}}; once the bot has called SetCommandID that becomes
 // Discord's clickable mention </pontoon bank kitty:ID>. Texts never show rule numbers

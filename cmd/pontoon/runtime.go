@@ -24,6 +24,5 @@ func applyRuntime(r config.Runtime, log *slog.Logger) {
 		gc = debug.SetGCPercent(-1) // read the variable's value back, then restore it
 	}
 	debug.SetGCPercent(gc)
-	log.Info("go runtime", "gomaxprocs", runtime.GOMAXPROCS(0), "gc_percent", gc,
-		"steady_sysmon", sysmonSteady(os.Getenv("GODEBUG")), "cpus", runtime.NumCPU())
+	log.Info("go runtime", "gomaxprocs", runtime.GOMAXPROCS(0), "gc_percent", gc, "cpus", runtime.NumCPU())
 }

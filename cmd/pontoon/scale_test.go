@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/bot/shard"
 	"github.com/pontoon-bot/pontoon/store"
@@ -454,8 +455,10 @@ func TestHTTPReplicasShareOnePostgres(t *testing.T) {
 	auditOK(t, bin, base)
 }
 
-// TestMain removes the binary sharedBinary built.
+// TestMain decodes interactions as the binary's main does, for the tests that run Main
+// in this process, and removes the binary sharedBinary built.
 func TestMain(m *testing.M) {
+	discordapi.LeanInteractionEvents()
 	code := m.Run()
 	if builtBin != "" {
 		_ = os.RemoveAll(filepath.Dir(builtBin))

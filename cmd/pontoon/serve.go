@@ -80,7 +80,6 @@ func serve(parent context.Context, stderr io.Writer) error {
 	}
 	log := newLogger(cfg, stderr)
 	if tuneRuntime {
-		steadySysmon(cfg.Runtime.SteadySysmon, log) // before anything is opened: it may start the binary again
 		applyRuntime(cfg.Runtime, log)
 	}
 	// discordgo logs through a package variable; its session's level is set in OnSession.

@@ -65,8 +65,7 @@ type Report struct {
 	// BotThreadShares are the shares of the bot's CPU in the window that its busiest
 	// threads took, largest first (at most eight). BotMonitorShare is the share of its
 	// second thread, the first the Go runtime starts: sysmon, which polls every 20 µs
-	// after it wakes from its deep sleep (what runtime.steady_sysmon avoids), backing off
-	// to 10 ms.
+	// after it wakes from its deep sleep, backing off to 10 ms.
 	BotThreadShares         []float64 `json:"bot_thread_shares"`
 	BotMonitorShare         float64   `json:"bot_monitor_share"`
 	BotPeakRSSMiB           float64   `json:"bot_peak_rss_mib"`

@@ -19,7 +19,7 @@ func benchRender(b *testing.B, t Table) {
 }
 
 // BenchmarkRender is the 10-seat settled table, the busiest picture the bot
-// sends: render, quantize and encode. The budget is 15 ms and
+// sends: render, quantize and encode. The budget is 15 ms and
 // 100 KB.
 func BenchmarkRender(b *testing.B) { benchRender(b, tenSeatsSettled()) }
 

@@ -93,7 +93,6 @@ func playerBoxes(n int) []box {
 var (
 	backgroundOnce sync.Once
 	backgroundP    *image.Paletted // the bare table, drawn in full colour once and quantized
-	backgroundRows *bareRows       // backgroundP encoded row by row (encode.go)
 )
 
 func drawBackground() {
@@ -112,11 +111,6 @@ func drawBackground() {
 	paletteOnce.Do(buildPalette)
 	backgroundP = image.NewPaletted(img.Bounds(), pal)
 	quantizeRect(backgroundP, img, img.Bounds())
-	out, raw := framed(backgroundP.Rect, backgroundP.Palette)
-	for y := 0; y < canvasH; y++ {
-		copy(out.Pix[out.PixOffset(0, y):][:canvasW], backgroundP.Pix[backgroundP.PixOffset(0, y):])
-	}
-	backgroundRows = newBareRows(raw, canvasW+1)
 }
 
 // canvas is one picture being drawn, on the palette only (out): an opaque
@@ -129,9 +123,7 @@ func drawBackground() {
 // load cost more in cache misses than the drawing itself). out holds the
 // bare table when the drawing starts; touched marks the pieces drawn on,
 // which release puts back to the bare table so that it can go back to the
-// pool. out is framed (see encode.go): raw is its bytes with each row's
-// filter byte, which the encoder reads as they are. Everything drawn goes
-// through blit, over or text.
+// pool. Everything drawn goes through blit, over or text.
 type canvas struct {
 	*canvasImage
 	ts *typeset
@@ -140,7 +132,6 @@ type canvas struct {
 // canvasImage is a canvas's pooled picture: 630 KB on the palette.
 type canvasImage struct {
 	out     *image.Paletted
-	raw     []byte
 	touched *tiles
 	ts      *typeset // kept too: its faces cost more to make than to keep
 }
@@ -151,11 +142,9 @@ func newCanvas() *canvas {
 	backgroundOnce.Do(drawBackground)
 	ci, _ := canvases.Get().(*canvasImage)
 	if ci == nil {
-		out, raw := framed(backgroundP.Rect, backgroundP.Palette)
-		for y := 0; y < canvasH; y++ {
-			copy(out.Pix[out.PixOffset(0, y):][:canvasW], backgroundP.Pix[backgroundP.PixOffset(0, y):])
-		}
-		ci = &canvasImage{out: out, raw: raw, touched: newTiles(out.Rect), ts: newTypeset()}
+		out := image.NewPaletted(backgroundP.Rect, backgroundP.Palette)
+		copy(out.Pix, backgroundP.Pix)
+		ci = &canvasImage{out: out, touched: newTiles(out.Rect), ts: newTypeset()}
 	}
 	if len(ci.ts.faces) > 64 { // sizes of their own, above ten seats: forget them
 		ci.ts = newTypeset()

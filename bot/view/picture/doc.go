@@ -48,37 +48,32 @@
 //
 // Start reading at picture.go (the types and Render), then canvas.go (the
 // layout), cards.go and suits.go (the card art), sprite.go (how what is
-// drawn once is kept and copied), palette.go (why the PNG is paletted) and
-// encode.go (the PNG encoder). The golden pictures under testdata show what
+// drawn once is kept and copied) and palette.go (why the PNG is paletted).
+// image/png writes the PNG, at BestSpeed with its buffers pooled (picture.go).
+// The golden pictures under testdata show what
 // players see; `go test ./bot/view/picture -run TestGolden -update` redraws
 // them.
 //
 // # Budget
 //
-// A 10-seat table (992 x 632) is about 46 KB and takes 2 to 2.5 times less
-// CPU than before the sprites and the encoder (7.3 ms and 49 KB on an idle
-// machine then): 2.4 to 5.3 ms settled, 1.8 to 3.3 ms mid-round, on a
-// shared machine where the old code took 5.5 to 12.1 ms. The issue's budget
-// is 15 ms and 100 KB. Everything drawn
-// more than once is drawn once and kept in a bounded cache: cards, chips,
-// pills and frames as sprites whose opaque runs are already on the palette,
-// letters and whole texts as placed glyph masks. A picture is drawn on the
-// palette alone, over the pre-drawn felt: sprites copy their palette
-// indices, and an edge or a letter blends with the palette's colour of what
-// is under it (there is no full-colour picture to fill and put back, which
-// under load cost more in cache misses than the drawing). The PNG encoder
-// looks only for the matches such a picture has (runs, the row above, a
-// recent repeat) and writes one Huffman block. About half the time is the encoding (three quarters on a
-// four-seat table, where most of the felt is bare): the bare table is encoded
-// once, row by row, and a row that neither it nor the row above was drawn on
-// takes those tokens and its checksum sums instead of being encoded again
-// (encode.go's bareRows; TestEncodeOverTheBareTable). Measure with
-// `go test -run XXX -bench . -benchmem ./bot/view/picture`: the bytes
-// metric is the PNG's size, cpu-ns/op the CPU time (steadier than ns/op on
-// a shared machine). Drawn on the palette alone, a four-seat table takes
-// 0.44-0.48 ms (was 0.53-0.55) and a ten-seat one mid-round 0.86 ms (was
-// 1.05-1.07); about a thousand edge pixels of 627,000 moved by a palette
-// step or two.
+// A 10-seat table (992 x 632) has a budget of 15 ms and 100 KB.
+// Everything drawn more than once is drawn once and kept in a bounded cache:
+// cards, chips, pills and frames as sprites whose opaque runs are already on
+// the palette, letters and whole texts as placed glyph masks. A picture is
+// drawn on the palette alone, over the pre-drawn felt: sprites copy their
+// palette indices, and an edge or a letter blends with the palette's colour
+// of what is under it (there is no full-colour picture to fill and put back,
+// which under load cost more in cache misses than the drawing). About half of
+// a render is image/png's encoding. A hand-written encoder that coded only
+// the matches such a picture has, and reused the bare table's rows, was
+// 1.4 to 2.2 times quicker than image/png at BestSpeed on the same pictures
+// (BenchmarkEncodeAB, in the history), short of the twice that would pay for
+// keeping a deflate of our own. With image/png a ten-seat table takes about
+// 2.6 to 3.4 ms of CPU and 49 KB settled, 2.6 ms and 40 KB mid-round, a
+// four-seat one 1.8 to 2.1 ms and 28 KB, on a shared 2-CPU machine. Measure
+// with `go test -run XXX -bench . -benchmem ./bot/view/picture`: the bytes
+// metric is the PNG's size, cpu-ns/op the CPU time (steadier than ns/op on a
+// shared machine).
 //
 // Render is safe for concurrent use.
 package picture

@@ -114,8 +114,7 @@ func TestAnyTable(t *testing.T) {
 			}
 			tb.Seats = append(tb.Seats, st)
 		}
-		// The drawing and the alt text; the encoder has its own tests
-		// (encode_test.go).
+		// The drawing and the alt text; the PNG is image/png's.
 		img := renderImage(tb)
 		require.Equal(rt, image.Rect(0, 0, canvasW, canvasH), img.Bounds())
 		require.LessOrEqual(rt, utf8.RuneCountInString(altText(tb)), MaxAltText)

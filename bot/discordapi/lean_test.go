@@ -1,4 +1,4 @@
-package bot_test
+package discordapi
 
 import (
 	"sync/atomic"
@@ -9,31 +9,35 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 )
 
-// TestLeanInteractionEvents: in a process with the bot package, discordgo hands a
-// click to its sessions as a *discordapi.InteractionEvent, decoded without the message
+// TestLeanInteractionEvents: once LeanInteractionEvents has run, discordgo hands a
+// click to its sessions as an *InteractionEvent, decoded without the message
 // it was on (but for its id and flags), and never as a *discordgo.InteractionCreate.
-// It fails if the bot's init stops swapping the decoder, or if a discordgo upgrade
-// stops consulting the table it swaps.
+// It fails if LeanInteractionEvents stops swapping the decoder, or if a discordgo
+// upgrade stops consulting the table it swaps.
 func TestLeanInteractionEvents(t *testing.T) {
+	// Before any session of the test opens; the other tests of the package keep
+	// discordgo's own decoder.
+	was := discordgoProviders["INTERACTION_CREATE"]
+	t.Cleanup(func() { discordgoProviders["INTERACTION_CREATE"] = was })
+	LeanInteractionEvents()
 	const guild, channel, member = "910000000000000001", "910000000000000002", "910000000000000011"
 	srv := discordtest.New(t)
 	srv.AddGuild(guild, "en-GB")
 	srv.AddChannel(guild, channel)
 	srv.AddMember(guild, member, "alice", discordgo.PermissionSendMessages, "en-GB")
-	s, err := discordapi.NewSession(srv.Token, srv.URL(), nil)
+	s, err := NewSession(srv.Token, srv.URL(), nil)
 	require.NoError(t, err)
 	s.ShouldReconnectOnError = false
 	s.LogLevel = -1
 
 	var typed atomic.Int32
-	lean := make(chan *discordapi.InteractionEvent, 1)
+	lean := make(chan *InteractionEvent, 1)
 	s.AddHandler(func(*discordgo.Session, *discordgo.InteractionCreate) { typed.Add(1) })
 	s.AddHandler(func(s *discordgo.Session, v any) {
-		if e, ok := v.(*discordapi.InteractionEvent); ok {
+		if e, ok := v.(*InteractionEvent); ok {
 			_ = s.InteractionRespond(e.Interaction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 			lean <- e
 		}
@@ -62,7 +66,7 @@ func TestLeanInteractionEvents(t *testing.T) {
 		assert.Empty(t, i.Message.Embeds, "the message is not decoded")
 		assert.Empty(t, i.Message.Components)
 	case <-time.After(5 * time.Second):
-		t.Fatal("no *discordapi.InteractionEvent reached the session")
+		t.Fatal("no *InteractionEvent reached the session")
 	}
 	assert.Zero(t, typed.Load(), "discordgo decoded the interaction itself")
 }
