@@ -18,9 +18,11 @@
 //     worker goroutine or a new one, never a queue.
 //   - play.go, bank.go, economy.go, admin.go: the handlers.
 //   - publish.go: the public messages (tables, offers, auctions), edited with no table
-//     lock held and coalesced per table. A click that updates the table message in its
-//     own answer (updateTable) claims the message first, so that the answer and an
-//     edit drawn from an older state never overlap.
+//     lock, hold or lease held and coalesced per table. A click that updates the table
+//     message in its own answer (updateTable) claims the message first, so that the
+//     answer and an edit drawn from an older state never overlap. Each accepted edit or
+//     answer records what the message was drawn from, and after a restart only the
+//     messages that do not show their table's state are drawn again (check).
 //   - commands.go: the slash command tree, localized from the catalog (package i18n).
 //   - picture.go: the table's picture on the public message (a new one at the deal, the
 //     banker's reveal and the settlement), rendered and uploaded by the publisher.

@@ -227,7 +227,9 @@ func (b *Bot) updateTable(c *ictx, t *table.Table) error {
 	}
 	c.unclaim = release
 	s := t.Snapshot()
-	return b.update(c, b.publicTable(c.pub, &s))
+	m := b.view.Table(c.pub, &s)
+	c.drew = b.pub.answered(t, s.MessageID, drawnDigest(m, view.PictureMoment(&s)))
+	return b.update(c, b.publicTable(&s, m))
 }
 
 func (b *Bot) clickCards(c *ictx, id view.ID) error {

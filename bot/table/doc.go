@@ -53,7 +53,7 @@
 // its database takes no lease: no other process ever holds one, so it is as if it held
 // every table's lease for as long as it runs, and a click costs no lease write (one
 // write transaction per click, the figure package store's benchmarks hold to). Its Hold
-// takes nothing; the table's own lock orders its commands.
+// takes only this process's own slot for the table.
 //
 // Measured (BenchmarkDeadlineLateness: each round, one player stakes halfway through a
 // 20 ms turn, which moves the turn's deadline past the store's row, and the other's stake
@@ -105,8 +105,10 @@
 //
 // There are three kinds of lock, always taken in this order and never the other way:
 //
-//  0. (shared tables only) a table's hold (Manager.Hold): its lease in the store and this
-//     process's own mutex for it, taken before the table's mu and never while holding it.
+//  0. a table's hold (Manager.Hold): this process's own slot for the table and, for
+//     shared tables, its lease in the store (renewed while held), taken before the
+//     table's mu and never while holding it. Waiting for it ends with the caller's
+//     context, and nothing that waits on Discord runs under it.
 //  1. a Table's mu, held for the whole of one command on that table, so a table applies
 //     its commands one at a time. Nobody holds two tables' locks at once.
 //  2. the Manager's mu, which guards only its maps and flags. It may be taken while a
