@@ -6,7 +6,12 @@
 //
 //   - bot.go: Bot. New builds it over a Store; Start recovers the open tables, connects
 //     and registers /pontoon; Close lets in-flight work finish.
-//   - routes.go: the one route table, slash subcommand name or custom-id kind → handler.
+//   - routes.go: the one route table, slash subcommand name or custom-id kind → handler,
+//     and for each kind of component where the bot posts it. Before any handler runs,
+//     options.go checks every option against the declared command tree (type, range,
+//     length, choices; Discord's client is not the only sender) and place.go refuses a
+//     component anywhere but where the bot posted it (its table's server and channel,
+//     the table's own message, a private panel, the offer's message), changing nothing.
 //   - reply.go: every interaction's answer (answer; handle posts it over the gateway),
 //     the replies, words (the one place an error becomes a member's words; answers use
 //     refusalText or fail, so the metrics count what the member was told) and the

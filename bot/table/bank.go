@@ -152,14 +152,13 @@ func (m *Manager) DropOffer(ctx context.Context, id string) {
 // process, a double click) sells nothing; and in Shoot returns the kitty to the seller
 // (R6.3, R9.9). It returns the offer and the catalog key of its new state.
 func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept bool) (Offer, string, error) {
-	so, err := m.st.Offer(ctx, id)
-	if errors.Is(err, store.ErrNotFound) || err == nil && (so.Status != store.OfferOpen || m.now().After(so.Expires)) {
-		return Offer{}, "", Refuse("err.offer_expired")
-	}
+	of, ok, err := m.standingOffer(ctx, id)
 	if err != nil {
 		return Offer{}, "", err
 	}
-	of := offerOf(so)
+	if !ok {
+		return Offer{}, "", Refuse("err.offer_expired")
+	}
 	if member != of.Buyer {
 		return Offer{}, "", Refuse("err.not_your_offer", "Player", Member(of.Buyer))
 	}
@@ -198,6 +197,19 @@ func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept boo
 	t.notice = &Notice{Kind: NoticeSold, Members: []string{of.Seller, of.Buyer}, Amount: of.Price}
 	m.n.Changed(t)
 	return of, "offer.accepted", nil
+}
+
+// standingOffer reads offer id from the store; false when it does not stand (ended,
+// past its expiry, or pruned).
+func (m *Manager) standingOffer(ctx context.Context, id string) (Offer, bool, error) {
+	so, err := m.st.Offer(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && (so.Status != store.OfferOpen || m.now().After(so.Expires)) {
+		return Offer{}, false, nil
+	}
+	if err != nil {
+		return Offer{}, false, err
+	}
+	return offerOf(so), true, nil
 }
 
 func offerOf(o store.BankOffer) Offer {

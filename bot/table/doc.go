@@ -17,7 +17,8 @@
 // to before Deal, members' seeds, the derivation at Deal from the Deal interaction's id,
 // the reveal when the pack is shuffled away; and ActAll, several actions of one click
 // ("Shoot & twist", R9.4). store.go lists the small store interfaces (Stores), each
-// declared beside the code that uses it.
+// declared beside the code that uses it. StandingOffer (offer_lookup.go) reads a standing
+// offer from the store for package bot's check of where it was clicked.
 //
 // # One path in every deployment
 //
