@@ -48,11 +48,12 @@ type Config struct {
 
 // Discord is how the bot reaches Discord.
 type Discord struct {
-	Token         Secret // the bot token; required to serve
-	ApplicationID string // the application's id; "" means read it from READY
-	GuildID       string // register commands in this guild only (development); "" means globally
-	APIURL        string // Discord's base URL, https://discord.com; tests point it at a fake
-	Scale         Scale  // shards and the HTTP interactions endpoint (scale.go)
+	Token         Secret   // the bot token; required to serve
+	ApplicationID string   // the application's id; "" means read it from READY
+	GuildID       string   // register commands in this guild only (development); "" means globally
+	APIURL        string   // Discord's base URL, https://discord.com; tests point it at a fake
+	Scale         Scale    // shards and the HTTP interactions endpoint (scale.go)
+	Endpoint      Endpoint // the HTTP interactions endpoint's timeouts and connections (endpoint.go)
 }
 
 // Database is where the state lives: a SQLite file by default, or a
@@ -85,9 +86,14 @@ type Log struct {
 // Admin is the operators' listener: metrics, health checks and profiling.
 type Admin struct {
 	// Listen is the host:port of the admin HTTP listener serving /metrics, /healthz,
-	// /readyz and /debug/pprof/; "" (the default) serves none. Keep it on loopback or a
-	// private network: it has no authentication.
+	// /readyz and, with Pprof, /debug/pprof/; "" (the default) serves none.
 	Listen string
+	// Token, when set, is the bearer token every admin endpoint but /healthz requires
+	// (Authorization: Bearer <token>). Without it anyone who reaches Listen reads the
+	// metrics: keep Listen on loopback or set a token.
+	Token Secret
+	// Pprof serves Go's profiles under /debug/pprof/; off by default.
+	Pprof bool
 }
 
 // Runtime tunes the Go runtime the bot runs on. The defaults are measured
@@ -147,7 +153,7 @@ func (l Log) SlogLevel() slog.Level {
 // Default returns the configuration with every default and no token.
 func Default() Config {
 	return Config{
-		Discord:  Discord{APIURL: "https://discord.com"},
+		Discord:  Discord{APIURL: "https://discord.com", Endpoint: defaultEndpoint()},
 		Database: Database{Path: "pontoon.db", Synchronous: "normal"},
 		Log:      Log{Level: "info", Format: "text"},
 		Runtime:  Runtime{MaxProcs: 1, GCPercent: 200},
@@ -246,6 +252,10 @@ var fields = []field{
 		func(c *Config, v any) error { return decodeDuration(v, &c.Game.BidWindow) }},
 	{"admin.listen", func(c *Config) any { return c.Admin.Listen },
 		func(c *Config, v any) error { return decodeString(v, &c.Admin.Listen) }},
+	{"admin.token", func(c *Config) any { return c.Admin.Token },
+		func(c *Config, v any) error { return decodeSecret(v, &c.Admin.Token) }},
+	{"admin.pprof", func(c *Config) any { return c.Admin.Pprof },
+		func(c *Config, v any) error { return decodeBool(v, &c.Admin.Pprof) }},
 	{"runtime.max_procs", func(c *Config) any { return int64(c.Runtime.MaxProcs) },
 		func(c *Config, v any) error { return decodeSmallInt(v, &c.Runtime.MaxProcs) }},
 	{"runtime.gc_percent", func(c *Config) any { return int64(c.Runtime.GCPercent) },
@@ -456,6 +466,38 @@ func decodeString(v any, dst *string) error {
 		*dst = fmt.Sprint(x) // an id written without quotes in YAML
 	default:
 		return fmt.Errorf("must be text, not %s", show(v))
+	}
+	return nil
+}
+
+// decodeSecret reads text that must never be shown, not even in its own error.
+func decodeSecret(v any, dst *Secret) error {
+	switch x := v.(type) {
+	case Secret:
+		*dst = x
+	case string:
+		*dst = Secret(x)
+	default:
+		return errors.New("must be text") // and never show the value
+	}
+	return nil
+}
+
+func decodeBool(v any, dst *bool) error {
+	switch x := v.(type) {
+	case bool:
+		*dst = x
+	case string:
+		switch strings.TrimSpace(x) {
+		case "true":
+			*dst = true
+		case "false":
+			*dst = false
+		default:
+			return fmt.Errorf("is %s, must be true or false", show(v))
+		}
+	default:
+		return fmt.Errorf("is %s, must be true or false", show(v))
 	}
 	return nil
 }

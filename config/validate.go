@@ -52,6 +52,9 @@ func (c Config) Validate() error {
 	if err := d.Scale.validate(); err != nil {
 		return err
 	}
+	if err := d.Endpoint.validate(); err != nil {
+		return err
+	}
 	if err := c.Database.Validate(); err != nil {
 		return err
 	}
@@ -87,10 +90,8 @@ func (c Config) Validate() error {
 	if err := between("game.bid_window", g.BidWindow, 10*time.Second, 10*time.Minute); err != nil {
 		return err
 	}
-	if l := c.Admin.Listen; l != "" {
-		if _, port, err := net.SplitHostPort(l); err != nil || port == "" {
-			return bad("admin.listen", "is %s, must be host:port such as 127.0.0.1:9464, or empty for none", show(l))
-		}
+	if err := c.Admin.Validate(); err != nil {
+		return err
 	}
 	if r := c.Runtime; r.MaxProcs < 0 || r.MaxProcs > 1024 {
 		return bad("runtime.max_procs", "is %d, must be from 0 (one per CPU) to 1024", r.MaxProcs)
@@ -128,6 +129,36 @@ func (d Database) Validate() error {
 	}
 	return nil
 }
+
+// Validate checks the admin keys alone: what `pontoon healthcheck` needs, which runs
+// without a Discord token.
+func (a Admin) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &Error{Key: key, Problem: fmt.Sprintf(format, args...)}
+	}
+	if l := a.Listen; l != "" {
+		if _, port, err := net.SplitHostPort(l); err != nil || port == "" {
+			return bad("admin.listen", "is %s, must be host:port such as 127.0.0.1:9464, or empty for none", show(l))
+		}
+	}
+	// The token is a Secret: the message says what is wrong with it, never the text.
+	// A short one could be guessed, and the log scrubber would mask every occurrence of
+	// it in every line; header-safe characters are what a client can send.
+	if t := a.Token.Reveal(); t != "" {
+		n := len(t)
+		if n < minAdminToken || n > maxAdminToken || strings.ContainsFunc(t, func(r rune) bool { return r <= ' ' || r > '~' }) {
+			return bad("admin.token", "is %d characters, must be %d to %d visible ASCII characters without spaces (openssl rand -hex 32 makes one), or empty for none",
+				n, minAdminToken, maxAdminToken)
+		}
+	}
+	return nil
+}
+
+// Bounds of admin.token's length.
+const (
+	minAdminToken = 16
+	maxAdminToken = 256
+)
 
 func between(key string, d, lo, hi time.Duration) error {
 	if d < lo || d > hi {
