@@ -36,9 +36,14 @@
 //   - stats.go: /pontoon stats and the leaderboard by net winnings; words.go: each
 //     action's own refusal (err.cannot_now.<verb>).
 //   - fair.go: fairness and advice: /pontoon seed, /pontoon odds (simulated
-//     once per rule set after a deferred reply, kept in the store), the bank offer's
+//     once per rule set after a deferred reply, kept in the store; odds.go: one
+//     simulation at a time per process and an hourly budget per server), the bank offer's
 //     fair-price hint, the Hint button (game/sim's Advise), "Shoot & twist" (R9.4) and the
 //     revealed server seed in /pontoon history's file.
+//   - cache.go: the bounded caches (members' names and languages, servers' settings and
+//     locales, tables' pictures, fair-price hints, odds budgets), least recently used out
+//     first; idle.go: the sweep that drops tables idle between rounds from memory
+//     (table.DropIdle).
 //   - perms.go: who counts as a server admin (Manage Server or Administrator).
 //   - observe.go: what the bot tells its Recorder (package metrics) of each interaction,
 //     the interaction's logger, and the live counts read at scrape time.

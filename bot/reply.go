@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
@@ -330,23 +331,24 @@ type guildSettings struct {
 	TurnTimer string          `json:"turn_timer,omitempty"`
 }
 
-// languages chooses the language of a server's public messages and keeps each server's
-// settings in memory (read once, written through), so an interaction reads none.
+// languages chooses the language of a server's public messages and keeps the settings
+// of the servers used most recently in memory (read once, written through; size of them,
+// Options.CacheEntries), so an interaction reads none.
 type languages struct {
 	st       settingsStore
 	fallback string
-	locales  sync.Map // guild id -> the guild_locale its last interaction carried
-	settings sync.Map // guild id -> guildSettings
+	locales  *lru.Cache[string, string]        // guild id -> the guild_locale its last interaction carried
+	settings *lru.Cache[string, guildSettings] // guild id -> its settings
 }
 
-func newLanguages(st settingsStore, fallback string) *languages {
-	return &languages{st: st, fallback: fallback}
+func newLanguages(st settingsStore, fallback string, size int) *languages {
+	return &languages{st: st, fallback: fallback, locales: newCache[string, string](size), settings: newCache[string, guildSettings](size)}
 }
 
 // get is a server's settings.
 func (l *languages) get(ctx context.Context, guild string) guildSettings {
-	if v, ok := l.settings.Load(guild); ok {
-		return v.(guildSettings)
+	if v, ok := l.settings.Get(guild); ok {
+		return v
 	}
 	var s guildSettings
 	raw, err := l.st.GuildSettings(ctx, guild)
@@ -356,7 +358,7 @@ func (l *languages) get(ctx context.Context, guild string) guildSettings {
 	if raw != "" {
 		_ = json.Unmarshal([]byte(raw), &s)
 	}
-	l.settings.Store(guild, s)
+	l.settings.Add(guild, s)
 	return s
 }
 
@@ -369,7 +371,7 @@ func (l *languages) set(ctx context.Context, guild string, s guildSettings, now 
 	if err := l.st.SetGuildSettings(ctx, guild, string(js), now); err != nil {
 		return err
 	}
-	l.settings.Store(guild, s)
+	l.settings.Add(guild, s)
 	return nil
 }
 
@@ -379,11 +381,11 @@ func (l *languages) set(ctx context.Context, guild string, s guildSettings, now 
 // guild's last interaction carried.
 func (l *languages) public(ctx context.Context, guild, guildLocale string) string {
 	if guildLocale != "" {
-		if v, ok := l.locales.Load(guild); !ok || v.(string) != guildLocale {
-			l.locales.Store(guild, guildLocale)
+		if v, ok := l.locales.Get(guild); !ok || v != guildLocale {
+			l.locales.Add(guild, guildLocale)
 		}
-	} else if v, ok := l.locales.Load(guild); ok {
-		guildLocale = v.(string)
+	} else if v, ok := l.locales.Get(guild); ok {
+		guildLocale = v
 	}
 	if s := l.get(ctx, guild); i18n.Supported(s.Language) {
 		return s.Language

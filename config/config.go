@@ -44,6 +44,7 @@ type Config struct {
 	Game     Game
 	Admin    Admin
 	Runtime  Runtime
+	Limits   Limits
 }
 
 // Discord is how the bot reaches Discord.
@@ -131,6 +132,24 @@ type Game struct {
 	BidWindow    time.Duration // how long an auction of the bank takes bids
 }
 
+// Limits bound what members can make one process hold or compute.
+type Limits struct {
+	// MaxOpenTables is how many tables one server may have open at once.
+	MaxOpenTables int
+	// OddsPerHour is how many rule sets whose odds are not kept yet one server may
+	// have simulated per hour (/pontoon odds); kept odds are answered at any rate.
+	OddsPerHour int
+	// OddsKept is how many simulated odds the database keeps (rule set and table
+	// size each); past it the oldest go, to be simulated again when asked for.
+	OddsKept int
+	// IdleTable is how long an open table between rounds stays in memory with no
+	// click; it is loaded from the database again on the next one.
+	IdleTable time.Duration
+	// CacheEntries bounds each of the process's caches of members (names and
+	// languages), servers and tables (settings, pictures, fair-price hints).
+	CacheEntries int
+}
+
 // RulesJSON returns the default house rules as a JSON object, the form
 // game.ParseRules reads.
 func (g Game) RulesJSON() ([]byte, error) {
@@ -166,6 +185,7 @@ func Default() Config {
 			BankOfferTTL:  2 * time.Minute,
 			BidWindow:     60 * time.Second,
 		},
+		Limits: Limits{MaxOpenTables: 25, OddsPerHour: 10, OddsKept: 1000, IdleTable: 30 * time.Minute, CacheEntries: 10000},
 	}
 }
 
@@ -260,6 +280,16 @@ var fields = []field{
 		func(c *Config, v any) error { return decodeSmallInt(v, &c.Runtime.MaxProcs) }},
 	{"runtime.gc_percent", func(c *Config) any { return int64(c.Runtime.GCPercent) },
 		func(c *Config, v any) error { return decodeSmallInt(v, &c.Runtime.GCPercent) }},
+	{"limits.max_open_tables", func(c *Config) any { return int64(c.Limits.MaxOpenTables) },
+		func(c *Config, v any) error { return decodeSmallInt(v, &c.Limits.MaxOpenTables) }},
+	{"limits.odds_per_hour", func(c *Config) any { return int64(c.Limits.OddsPerHour) },
+		func(c *Config, v any) error { return decodeSmallInt(v, &c.Limits.OddsPerHour) }},
+	{"limits.odds_kept", func(c *Config) any { return int64(c.Limits.OddsKept) },
+		func(c *Config, v any) error { return decodeSmallInt(v, &c.Limits.OddsKept) }},
+	{"limits.idle_table", func(c *Config) any { return c.Limits.IdleTable },
+		func(c *Config, v any) error { return decodeDuration(v, &c.Limits.IdleTable) }},
+	{"limits.cache_entries", func(c *Config) any { return int64(c.Limits.CacheEntries) },
+		func(c *Config, v any) error { return decodeSmallInt(v, &c.Limits.CacheEntries) }},
 }
 
 const rulesKey = "game.rules"

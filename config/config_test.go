@@ -47,6 +47,7 @@ func TestDefaults(t *testing.T) {
 			DailyCooldown: 24 * time.Hour, Rules: config.DefaultRules(), BankOfferTTL: 2 * time.Minute,
 			BidWindow: 60 * time.Second},
 		Runtime: config.Runtime{MaxProcs: 1, GCPercent: 200},
+		Limits:  config.Limits{MaxOpenTables: 25, OddsPerHour: 10, OddsKept: 1000, IdleTable: 30 * time.Minute, CacheEntries: 10000},
 	}, c)
 
 	// The defaults are valid but for the missing token.

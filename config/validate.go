@@ -99,7 +99,25 @@ func (c Config) Validate() error {
 	if r := c.Runtime; r.GCPercent < 25 || r.GCPercent > 1000 {
 		return bad("runtime.gc_percent", "is %d, must be from 25 to 1000 (100 is Go's default)", r.GCPercent)
 	}
-	return nil
+	return c.Limits.validate()
+}
+
+// validate checks the limits' ranges.
+func (l Limits) validate() error {
+	bad := func(key string, v, lo, hi int) error {
+		return &Error{Key: key, Problem: fmt.Sprintf("is %d, must be from %d to %d", v, lo, hi)}
+	}
+	switch {
+	case l.MaxOpenTables < 1 || l.MaxOpenTables > 10000:
+		return bad("limits.max_open_tables", l.MaxOpenTables, 1, 10000)
+	case l.OddsPerHour < 1 || l.OddsPerHour > 1000:
+		return bad("limits.odds_per_hour", l.OddsPerHour, 1, 1000)
+	case l.OddsKept < 10 || l.OddsKept > 1000000:
+		return bad("limits.odds_kept", l.OddsKept, 10, 1000000)
+	case l.CacheEntries < 100 || l.CacheEntries > 10000000:
+		return bad("limits.cache_entries", l.CacheEntries, 100, 10000000)
+	}
+	return between("limits.idle_table", l.IdleTable, time.Minute, 24*time.Hour)
 }
 
 // Validate checks the database keys alone: what `pontoon migrate`, `audit`

@@ -47,6 +47,10 @@ var (
 	// ErrTableOpen means the channel already has an open table.
 	ErrTableOpen = errors.New("store: the channel already has an open table")
 
+	// ErrTooManyTables means the server has as many open tables as
+	// OpenTableParams.MaxOpen allows.
+	ErrTooManyTables = errors.New("store: the server has as many open tables as it may")
+
 	// ErrTableClosed means the table has been closed and takes no more changes.
 	ErrTableClosed = errors.New("store: the table is closed")
 

@@ -18,7 +18,8 @@
 // the reveal when the pack is shuffled away; and ActAll, several actions of one click
 // ("Shoot & twist", R9.4). store.go lists the small store interfaces (Stores), each
 // declared beside the code that uses it. StandingOffer (offer_lookup.go) reads a standing
-// offer from the store for package bot's check of where it was clicked.
+// offer from the store for package bot's check of where it was clicked. idle.go drops a
+// table idle between rounds from memory (DropIdle); the next Get loads it again.
 //
 // # One path in every deployment
 //

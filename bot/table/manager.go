@@ -66,6 +66,9 @@ type Options struct {
 	Leases Leases
 	// Holder names this process in leases and in the claims of deadlines.
 	Holder string
+	// MaxTables, when above 0, is how many open tables a server may have: Open is
+	// refused past it with store.ErrTooManyTables.
+	MaxTables int
 }
 
 // Timer is a timer started by Options.AfterFunc; *time.Timer is one.
@@ -86,8 +89,9 @@ type Manager struct {
 	byChan   map[string]*Table // guild + "/" + channel -> its open table
 	closed   bool
 	inflight sync.WaitGroup
-	holds    holds   // the tables held, per table, and their leases when shared (shared.go)
-	recent   []int64 // tables changed lately that Recover left on disk, for Recent
+	holds    holds               // the tables held, per table, and their leases when shared (shared.go)
+	recent   []int64             // tables changed lately that Recover left on disk, for Recent
+	lastUse  map[int64]time.Time // when each table in memory was last asked for (idle.go)
 }
 
 // NewManager builds a manager over a store. SetNotifier must be called before Start.
@@ -153,6 +157,7 @@ func (m *Manager) forget(t *Table) {
 	if m.tables[t.id] == t {
 		delete(m.tables, t.id)
 		delete(m.byChan, chanKey(t.guild, t.channel))
+		delete(m.lastUse, t.id)
 	}
 }
 
@@ -160,6 +165,9 @@ func (m *Manager) forget(t *Table) {
 func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 	m.mu.Lock()
 	t, ok := m.tables[id]
+	if ok {
+		m.noteUse(id)
+	}
 	m.mu.Unlock()
 	if ok {
 		return t, nil
@@ -197,6 +205,7 @@ func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 func (m *Manager) keep(t *Table) {
 	m.tables[t.id] = t
 	m.byChan[chanKey(t.guild, t.channel)] = t
+	m.noteUse(t.id)
 }
 
 func chanKey(guild, channel string) string { return guild + "/" + channel }
@@ -205,6 +214,9 @@ func chanKey(guild, channel string) string { return guild + "/" + channel }
 func (m *Manager) ByChannel(ctx context.Context, guild, channel string) (*Table, error) {
 	m.mu.Lock()
 	t, ok := m.byChan[chanKey(guild, channel)]
+	if ok {
+		m.noteUse(t.id)
+	}
 	m.mu.Unlock()
 	if ok {
 		return t, nil
@@ -278,7 +290,7 @@ func (m *Manager) Open(ctx context.Context, p OpenParams) (*Table, Snapshot, err
 	if _, _, err := m.st.EnsureWallet(ctx, p.Guild, p.Host, m.opt.StartingChips, now); err != nil {
 		return nil, Snapshot{}, err
 	}
-	tb, err := m.st.OpenTable(ctx, store.OpenTableParams{Guild: p.Guild, Channel: p.Channel, Host: p.Host, Rules: raw, Now: now})
+	tb, err := m.st.OpenTable(ctx, store.OpenTableParams{Guild: p.Guild, Channel: p.Channel, Host: p.Host, Rules: raw, MaxOpen: m.opt.MaxTables, Now: now})
 	if err != nil {
 		return nil, Snapshot{}, err
 	}

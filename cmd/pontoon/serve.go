@@ -132,6 +132,8 @@ func serve(parent context.Context, stderr io.Writer) error {
 		TurnTimer: cfg.Game.TurnTimer, StartingChips: cfg.Game.StartingChips, DailyAmount: cfg.Game.DailyAmount,
 		DailyCooldown: cfg.Game.DailyCooldown, DefaultRules: rules, Language: cfg.Game.Language,
 		OfferTTL: cfg.Game.BankOfferTTL, BidWindow: cfg.Game.BidWindow, Logger: log,
+		MaxOpenTables: cfg.Limits.MaxOpenTables, OddsPerHour: cfg.Limits.OddsPerHour, OddsKept: cfg.Limits.OddsKept,
+		IdleTable: cfg.Limits.IdleTable, CacheEntries: cfg.Limits.CacheEntries,
 		Scale: scaleOptions(cfg.Discord.Scale),
 		OnSession: func(s *discordgo.Session) {
 			s.LogLevel = logging.DiscordgoLevel(cfg.Log.SlogLevel())
