@@ -23,11 +23,18 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Store is what the bot needs of persistence: what a live table needs (table.Store) and
-// what the adapter itself answers from. *store.Store implements it; every method is one
-// transaction.
+// Store is what the bot needs of persistence: what a live table needs (table.Stores'
+// parts) and what the adapter itself answers from. *store.Store implements it; every
+// method is one transaction.
 type Store interface {
-	table.Store
+	table.TableWriter
+	table.RoundWriter
+	table.SeedStore
+	table.TableReader
+	table.RecoveryReader
+	table.OfferStore
+	table.AuctionStore
+	table.DeadlineStore
 	economyStore
 	historyStore
 	settingsStore
@@ -106,9 +113,10 @@ type Options struct {
 	CacheEntries int
 	Logger       *slog.Logger
 	Now          func() time.Time // the clock; time.Now
-	// AfterFunc runs f once d has passed on the bot's clock, for the rules' timers: turn
-	// timers (R7.4), bank offers and auctions (R9.8). time.AfterFunc when nil; tests pass
-	// a manual clock with Now so that they move time instead of sleeping.
+	// AfterFunc runs f once d has passed on the bot's clock, for the wake-ups that look
+	// for the rules' timers due in the store: turns (R7.4), bank offers and auctions
+	// (R9.8). time.AfterFunc when nil; tests pass a manual clock with Now so that they
+	// move time instead of sleeping.
 	AfterFunc func(d time.Duration, f func()) Timer
 	// EditAfterFunc starts the publisher's EditDelay timers, which coalesce the table
 	// edits: time.AfterFunc when nil. Apart from AfterFunc, so that a test can hold the
@@ -246,9 +254,11 @@ func New(st Store, opt Options) (*Bot, error) {
 		stop: make(chan struct{}), sharing: sh != nil, work: newWorkers(),
 		names: newCache[string, [2]string](opt.CacheEntries), hints: newCache[string, sim.Result](opt.CacheEntries),
 		pics: pictures{m: newCache[int64, picState](opt.CacheEntries)}, sims: newOddsGate(opt.OddsPerHour, opt.CacheEntries)}
-	b.tables = table.NewManager(st, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
+	parts := table.Stores{TableWriter: st, RoundWriter: st, SeedStore: st, TableReader: st, RecoveryReader: st, OfferStore: st,
+		AuctionStore: st, DeadlineStore: st}
+	b.tables = table.NewManager(parts, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
 		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger,
-		Serves: opt.Scale.serves, Shared: sh, Holder: newHolder(), MaxTables: opt.MaxOpenTables})
+		Serves: opt.Scale.serves, Leases: sh, Holder: newHolder(), MaxTables: opt.MaxOpenTables})
 	b.lang = newLanguages(st, opt.Language, opt.CacheEntries)
 	b.mlang = &memberLanguages{st: st, cache: newCache[string, string](opt.CacheEntries)}
 	b.pub = newPublisher(b)

@@ -249,8 +249,10 @@ func (c *ictx) done() {
 	}
 }
 
-// sharedStore is the store's lease methods when this process shares its tables.
-func sharedStore(st Store, sc Scale) table.Shared {
+// sharedStore is the store's leases when this process shares its tables with other
+// processes (HTTP replicas on one PostgreSQL); nil when it is the only one that writes
+// them.
+func sharedStore(st Store, sc Scale) table.Leases {
 	if !sc.HTTP {
 		return nil
 	}
@@ -260,7 +262,7 @@ func sharedStore(st Store, sc Scale) table.Shared {
 	if d, ok := st.(interface{ Dialect() string }); ok && d.Dialect() == "sqlite" {
 		return nil
 	}
-	if sh, ok := st.(table.Shared); ok {
+	if sh, ok := st.(table.Leases); ok {
 		return sh
 	}
 	return nil

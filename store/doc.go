@@ -81,9 +81,10 @@
 // it in the deal's own transaction) and when it was revealed. odds.go keeps a
 // simulation's figures once per rule set and table size, the newest SaveOdds's
 // keep of them. OpenTable counts a server's open tables in its own transaction
-// (OpenTableParams.MaxOpen). deadline.go keeps the
-// rules' timers of tables shared by several processes, and bank.go those tables'
-// bank offers and auctions, each ended once in the transaction that acts on it.
+// (OpenTableParams.MaxOpen). deadline.go keeps the rules' timers of every table
+// (turns, offers' expiries, auctions' closes), claimed by one process when due, and
+// bank.go the tables' bank offers and auctions, each ended once in the transaction
+// that acts on it; lease.go the tables' leases of processes that share them.
 //
 // Every method is one transaction: begin, defer Rollback, unexported helpers
 // taking the *sql.Tx, Commit. Either all of a method's changes land or none.

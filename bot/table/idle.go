@@ -4,9 +4,9 @@ import "time"
 
 // Idle tables leave memory. A table stays in memory from its first use (Get, ByChannel,
 // Open, a restart's recovery) so that a click reads no store; one nobody has asked for
-// in a while, between rounds, with no bank offer or auction and nothing a restart left
-// for it to do, is dropped by DropIdle, and the next Get loads it from the store as a
-// restart would. The member's last stake offered again and the last settlement shown
+// in a while, between rounds, with nothing a restart left for it to do, is dropped by
+// DropIdle, and the next Get loads it from the store as a restart would. Its bank offer
+// or auction, if any, lives in the store and is answered or fired on the loaded copy. The member's last stake offered again and the last settlement shown
 // are memory only, as after a restart; the seats, the bank, the kitty and the next pack
 // are the store's.
 
@@ -33,7 +33,7 @@ func (m *Manager) DropIdle(idle time.Duration) int {
 			(t.round.ID == 0 || t.round.Finished()) && t.round.FinishedAt.Before(cutoff)
 		if quiet {
 			m.mu.Lock()
-			if m.tables[t.id] == t && !m.lastUse[t.id].After(cutoff) && !m.bankBusy(t.id) {
+			if m.tables[t.id] == t && !m.lastUse[t.id].After(cutoff) {
 				delete(m.tables, t.id)
 				delete(m.byChan, chanKey(t.guild, t.channel))
 				delete(m.lastUse, t.id)
@@ -44,18 +44,4 @@ func (m *Manager) DropIdle(idle time.Duration) int {
 		t.mu.Unlock()
 	}
 	return dropped
-}
-
-// bankBusy reports whether a bank offer or auction of the table lives in memory. m.mu
-// must be held.
-func (m *Manager) bankBusy(id int64) bool {
-	if _, ok := m.auctions[id]; ok {
-		return true
-	}
-	for _, of := range m.offers {
-		if of.Table == id {
-			return true
-		}
-	}
-	return false
 }

@@ -26,7 +26,7 @@ func TestIdleTablesLeaveMemoryAndLoadAgain(t *testing.T) {
 	t.Cleanup(func() { _ = st.Close() })
 	var now atomic.Int64
 	now.Store(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC).UnixNano())
-	m := NewManager(st, Options{StartingChips: 100, MaxSeats: 10, OfferTTL: time.Minute, BidWindow: time.Minute,
+	m := NewManager(StoresOf(st), Options{StartingChips: 100, MaxSeats: 10, OfferTTL: time.Minute, BidWindow: time.Minute,
 		Now: func() time.Time { return time.Unix(0, now.Load()) }, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler)})
 	m.SetNotifier(quiet{})
 	advance := func(d time.Duration) { now.Add(int64(d)) }
@@ -65,7 +65,7 @@ func TestATableInARoundStaysInMemory(t *testing.T) {
 	t.Cleanup(func() { _ = st.Close() })
 	var now atomic.Int64
 	now.Store(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC).UnixNano())
-	m := NewManager(st, Options{StartingChips: 100, MaxSeats: 10, OfferTTL: time.Minute, BidWindow: time.Minute,
+	m := NewManager(StoresOf(st), Options{StartingChips: 100, MaxSeats: 10, OfferTTL: time.Minute, BidWindow: time.Minute,
 		Now: func() time.Time { return time.Unix(0, now.Load()) }, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler),
 		AfterFunc: func(time.Duration, func()) Timer { return stopped{} }})
 	m.SetNotifier(quiet{})
@@ -101,8 +101,8 @@ func TestHoldLocksLeaveOnceReleased(t *testing.T) {
 	st, err := store.Open(ctx, storetest.SQLitePath(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	m := NewManager(st, Options{StartingChips: 100, MaxSeats: 10, OfferTTL: time.Minute, BidWindow: time.Minute,
-		Now: time.Now, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler), Shared: st, Holder: "A"})
+	m := NewManager(StoresOf(st), Options{StartingChips: 100, MaxSeats: 10, OfferTTL: time.Minute, BidWindow: time.Minute,
+		Now: time.Now, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler), Leases: st, Holder: "A"})
 	m.SetNotifier(quiet{})
 	cfg := Config{Rules: game.DefaultRules(), TurnTimer: "60s"}
 	var ids []int64
