@@ -213,11 +213,11 @@ var (
 )
 
 // findTable is the channel's table message as it now stands, or nil: the one public
-// message with an embed (offers and auctions are plain text).
+// Components V2 message (offers and auctions are plain text).
 func (h *harness) findTable() *discordgo.Message {
 	var last *discordgo.Message
 	for _, m := range h.fake.Messages(channelID) {
-		if len(m.Embeds) > 0 {
+		if discordtest.V2(m) {
 			last = m
 		}
 	}

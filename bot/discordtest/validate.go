@@ -41,6 +41,7 @@ const (
 	maxInputValue    = 4000
 	maxAttachments   = 10
 	maxV2Components  = 40
+	maxV2Text        = 4000 // the text displays of one message together
 	maxFileBytes     = 10 << 20
 )
 
@@ -475,10 +476,14 @@ func validateV2Components(comps []compBody, path string) []fieldError {
 	ids := map[string]string{}
 	count := 0
 	var walk func(cs []compBody, p string)
+	text := 0
 	walk = func(cs []compBody, p string) {
 		for i, c := range cs {
 			cp := joinPath(p, i)
 			count++
+			if c.Type == 10 {
+				text += strPtrLen(c.Content)
+			}
 			switch {
 			case c.Type == 1:
 				count += len(c.Components)
@@ -498,6 +503,34 @@ func validateV2Components(comps []compBody, path string) []fieldError {
 	walk(comps, path)
 	if count > maxV2Components {
 		errs = append(errs, invalid(path, "COMPONENT_MAX_TOTAL_COMPONENTS_EXCEEDED", fmt.Sprintf("A message can hold at most %d components.", maxV2Components)))
+	}
+	if text > maxV2Text {
+		errs = append(errs, invalid(path, "COMPONENT_MAX_TOTAL_TEXT_EXCEEDED", fmt.Sprintf("The text displays of a message can hold at most %d characters in all.", maxV2Text)))
+	}
+	return errs
+}
+
+// errClearV2 is Discord's refusal of an edit that would take IS_COMPONENTS_V2 off a
+// message: the flag can only be set.
+func errClearV2(path string) fieldError {
+	return invalid(path, "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", "The IS_COMPONENTS_V2 flag cannot be removed from a message.")
+}
+
+// checkV2Merged judges a message as an edit leaves it: a Components V2 message holds
+// neither content nor embeds. A payload that sets the flag is checked field by field
+// already (validateMsg); this catches the edit that sets it on a message whose content
+// or embeds it leaves in place (Discord wants them reset with the same edit), and the
+// edit of a V2 message that sends content or embeds without the flag.
+func checkV2Merged(n *message, prefix string) []fieldError {
+	if n.flags&flagComponentsV2 == 0 {
+		return nil
+	}
+	var errs []fieldError
+	if n.content != "" {
+		errs = append(errs, invalid(joinPath(prefix, "content"), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The content field cannot be used when using IS_COMPONENTS_V2."))
+	}
+	if !emptyArray(n.embeds) {
+		errs = append(errs, invalid(joinPath(prefix, "embeds"), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The embeds field cannot be used when using IS_COMPONENTS_V2."))
 	}
 	return errs
 }
