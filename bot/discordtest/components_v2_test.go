@@ -31,7 +31,8 @@ func texts(n, size int) []discordgo.MessageComponent {
 // TestComponentsV2MessagesAreHeldToDiscordsLimits: a V2 message is refused where Discord
 // refuses it: more than 40 components counting those nested in containers and rows,
 // more than 4,000 characters in its text displays together, content or embeds beside the
-// flag, a custom id twice, and what the V2 schemas forbid (an empty text display, an
+// flag, a custom id twice, a media item naming a file the message does not hold, and
+// what the V2 schemas forbid (an empty text display, an
 // accent colour out of range).
 func TestComponentsV2MessagesAreHeldToDiscordsLimits(t *testing.T) {
 	srv := discordtest.New(t)
@@ -65,6 +66,8 @@ func TestComponentsV2MessagesAreHeldToDiscordsLimits(t *testing.T) {
 		{"an empty text display", v2(discordgo.TextDisplay{}), "components.0.components.0.content"},
 		{"an accent colour out of range", &discordgo.MessageSend{Flags: discordgo.MessageFlagsIsComponentsV2, Components: []discordgo.MessageComponent{
 			discordgo.Container{AccentColor: &bad, Components: texts(1, 5)}}}, "accent_color"},
+		{"a picture that is not attached", v2(discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{
+			{Media: discordgo.UnfurledMediaItem{URL: "attachment://table.png"}}}}), `No file named "table.png"`},
 		{"a container without the flag", &discordgo.MessageSend{Components: []discordgo.MessageComponent{
 			discordgo.Container{Components: texts(1, 5)}}}, "components.0.type"},
 	}

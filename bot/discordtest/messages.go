@@ -107,6 +107,9 @@ func (m *message) apply(b *msgBody, files []*Attachment, edit bool) (*message, *
 	if e := checkAttachmentRefs(&n, b.prefix); e != nil {
 		return nil, e
 	}
+	if e := checkMediaRefs(&n, b.prefix); e != nil {
+		return nil, e
+	}
 	return &n, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -122,6 +123,17 @@ type compBody struct {
 	Content   *string   `json:"content"`
 	Accessory *compBody `json:"accessory"`
 	Component *compBody `json:"component"`
+	// A media gallery's items, a thumbnail's media and a file component's file: what
+	// they show, by URL.
+	Items []struct {
+		Media mediaBody `json:"media"`
+	} `json:"items"`
+	Media *mediaBody `json:"media"`
+	File  *mediaBody `json:"file"`
+}
+
+type mediaBody struct {
+	URL string `json:"url"`
 }
 
 type selectOption struct {
@@ -508,6 +520,61 @@ func validateV2Components(comps []compBody, path string) []fieldError {
 		errs = append(errs, invalid(path, "COMPONENT_MAX_TOTAL_TEXT_EXCEEDED", fmt.Sprintf("The text displays of a message can hold at most %d characters in all.", maxV2Text)))
 	}
 	return errs
+}
+
+// checkMediaRefs checks every attachment:// url of a V2 message's media galleries,
+// thumbnails and file components, as checkAttachmentRefs does for embeds: it must name
+// a file of the message (an image one, but for a file component). Discord would show
+// nothing for it; the fake refuses it, so the test that sent it sees why.
+func checkMediaRefs(n *message, prefix string) *apiError {
+	if n.flags&flagComponentsV2 == 0 || emptyArray(n.components) {
+		return nil
+	}
+	var comps []compBody
+	if json.Unmarshal(n.components, &comps) != nil {
+		return nil // the components' shape has been judged already
+	}
+	names := map[string]*Attachment{}
+	for _, a := range n.attachments {
+		names[a.Filename] = a
+	}
+	var errs []fieldError
+	ref := func(p, u string, image bool) {
+		name, ok := attachmentName(u)
+		if !ok {
+			return
+		}
+		switch a := names[name]; {
+		case a == nil:
+			errs = append(errs, invalid(p, "ATTACHMENT_NOT_FOUND", fmt.Sprintf("No file named %q is attached to this message.", name)))
+		case image && !imageExt[strings.ToLower(path.Ext(name))]:
+			errs = append(errs, invalid(p, "ATTACHMENT_INVALID_TYPE", "Only .jpg, .jpeg, .png, .webp and .gif files can be shown as media."))
+		}
+	}
+	var walk func(cs []compBody, p string)
+	walk = func(cs []compBody, p string) {
+		for i, c := range cs {
+			cp := joinPath(p, i)
+			for k, it := range c.Items {
+				ref(joinPath(joinPath(joinPath(cp, "items"), k), "media.url"), it.Media.URL, true)
+			}
+			if c.Media != nil {
+				ref(joinPath(cp, "media.url"), c.Media.URL, true)
+			}
+			if c.File != nil {
+				ref(joinPath(cp, "file.url"), c.File.URL, false)
+			}
+			walk(c.Components, joinPath(cp, "components"))
+			if c.Accessory != nil {
+				walk([]compBody{*c.Accessory}, joinPath(cp, "accessory"))
+			}
+		}
+	}
+	walk(comps, prefixPath(prefix, "components"))
+	if len(errs) > 0 {
+		return errInvalidForm(errs)
+	}
+	return nil
 }
 
 // errClearV2 is Discord's refusal of an edit that would take IS_COMPONENTS_V2 off a
