@@ -206,7 +206,12 @@ func TestGoldenTableText(t *testing.T) {
 		name string
 		s    func(t *testing.T) *table.Snapshot
 	}{
-		{"waiting", func(t *testing.T) *table.Snapshot { s := goldenTable(t, false); s.Game = nil; s.Round.Commitment = ""; return s }},
+		{"waiting", func(t *testing.T) *table.Snapshot {
+			s := goldenTable(t, false)
+			s.Game = nil
+			s.Round.Commitment = ""
+			return s
+		}},
 		{"playing", func(t *testing.T) *table.Snapshot { return goldenTable(t, false) }},
 		{"settled", func(t *testing.T) *table.Snapshot { return goldenTable(t, true) }},
 		{"closed", func(t *testing.T) *table.Snapshot { s := goldenTable(t, true); s.Closed = true; return s }},
