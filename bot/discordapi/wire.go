@@ -22,7 +22,8 @@ import (
 // discordgo's tags write it. Anything outside it (files, polls, autocomplete choices,
 // other components such as sections and thumbnails, an emoji)
 // makes the encoder decline, and the caller falls back to discordgo's own encoding:
-// the result on the wire is the same JSON either way (TestWireMatchesDiscordgo).
+// the result on the wire is the same JSON either way (TestWireMatchesDiscordgo), but
+// for the empty content of a Components V2 answer, which is left out here.
 
 // wireFields lists, for each discordgo struct the encoder writes, every field of it
 // the encoder accounts for: written as discordgo's tag writes it, or declined (the
@@ -114,8 +115,12 @@ func AppendResponse(b []byte, r *discordgo.InteractionResponse) ([]byte, bool) {
 		w.b = append(w.b, '{')
 		w.key("tts")
 		w.bool(d.TTS)
-		w.key("content")
-		w.string(d.Content)
+		if d.Content != "" || d.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 {
+			// Beside IS_COMPONENTS_V2 Discord takes no content, not even an empty one
+			// (it asks for null), so the empty content discordgo would write is left out.
+			w.key("content")
+			w.string(d.Content)
+		}
 		w.key("components")
 		w.components(d.Components)
 		w.key("embeds")

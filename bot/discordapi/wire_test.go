@@ -254,7 +254,12 @@ func TestWireMatchesDiscordgo(t *testing.T) {
 		got, ok := discordapi.AppendResponse(nil, r)
 		require.True(t, ok, "response %d", n)
 		require.True(t, json.Valid(got), "response %d: %s", n, got)
-		require.Equal(t, decoded(t, want), decoded(t, got), "response %d", n)
+		wr := decoded(t, want)
+		if r.Data != nil && r.Data.Content == "" && r.Data.Flags&discordgo.MessageFlagsIsComponentsV2 != 0 {
+			// Discord refuses an empty content beside the V2 flag: the encoder leaves it out.
+			delete(wr.(map[string]any)["data"].(map[string]any), "content")
+		}
+		require.Equal(t, wr, decoded(t, got), "response %d", n)
 
 		e := g.edit()
 		want, err = json.Marshal(e)

@@ -96,7 +96,8 @@ func TestComponentsV2MessagesAreHeldToDiscordsLimits(t *testing.T) {
 // TestAnEditSetsComponentsV2ButNeverClearsIt: an embed message becomes a V2 message by an
 // edit that sets the flag and empties its embeds (Discord's documented upgrade); an edit
 // that sets the flag but leaves the embeds is refused; once set, an edit that sends the
-// flags without it, or content, is refused and the message stays as it was.
+// flags without it, or content (even an empty one beside the flag), is refused and the
+// message stays as it was.
 func TestAnEditSetsComponentsV2ButNeverClearsIt(t *testing.T) {
 	srv := discordtest.New(t)
 	populate(srv)
@@ -136,6 +137,15 @@ func TestAnEditSetsComponentsV2ButNeverClearsIt(t *testing.T) {
 	assert.Equal(t, 400, status)
 	assert.Equal(t, 50035, code)
 	assert.Contains(t, strings.Join(srv.Failures(), "\n"), "cannot be removed")
+	srv.ClearFailures()
+
+	empty := ""
+	withEmpty := discordgo.NewMessageEdit(channelID, old.ID)
+	withEmpty.Flags = discordgo.MessageFlagsIsComponentsV2
+	withEmpty.Content = &empty
+	_, err = s.ChannelMessageEditComplex(withEmpty)
+	require.Error(t, err, "an empty content beside the flag: Discord asks for null")
+	assert.Contains(t, strings.Join(srv.Failures(), "\n"), "content field cannot be used")
 	srv.ClearFailures()
 
 	content := "back to text"

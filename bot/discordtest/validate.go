@@ -227,7 +227,9 @@ func validateMsg(b *msgBody, r msgRules) []fieldError {
 	}
 	errs = append(errs, validateEmbeds(b.Embeds, p("embeds"))...)
 	if flags&flagComponentsV2 != 0 {
-		if strPtrLen(b.Content) > 0 {
+		// Discord asks for content left out or null beside the flag: even an empty one
+		// is refused.
+		if b.Content != nil {
 			errs = append(errs, invalid(p("content"), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The content field cannot be used when using IS_COMPONENTS_V2."))
 		}
 		if len(b.Embeds) > 0 {
