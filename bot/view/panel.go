@@ -107,11 +107,10 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 	rules := g.Rules
 	if member == g.Banker {
 		if !g.SeesOwnCards(member) {
-			lines = append(lines, r.cat.T(lang, "panel.bank_cards", "Cards", tableCards(rd.BankerHand, false), "Kind", "?"))
+			lines = append(lines, large(r.cat.T(lang, "panel.bank_cards", "Cards", tableCards(rd.BankerHand, false), "Kind", "?")))
 		} else {
 			v := game.Evaluate(game.Cards(rd.BankerHand), rules, true)
-			lines = append(lines, bigCards(game.Cards(rd.BankerHand)),
-				r.cat.T(lang, "panel.bank_cards", "Cards", cardsText(game.Cards(rd.BankerHand)), "Kind", r.kindText(lang, v.Kind.String(), v.Total)))
+			lines = append(lines, large(r.cat.T(lang, "panel.bank_cards", "Cards", cardsText(game.Cards(rd.BankerHand)), "Kind", r.kindText(lang, v.Kind.String(), v.Total))))
 		}
 	}
 	for _, h := range rd.Hands {
@@ -123,17 +122,21 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 			continue
 		}
 		v := h.Value(rules)
-		line := r.cat.T(lang, "panel.hand", "N", h.Number, "Cards", cardsText(game.Cards(h.Cards)), "Kind", r.kindText(lang, v.Kind.String(), v.Total))
+		hand := r.cat.T(lang, "panel.hand", "N", h.Number, "Cards", cardsText(game.Cards(h.Cards)), "Kind", r.kindText(lang, v.Kind.String(), v.Total))
+		if cur := g.Current(); cur == h && g.Phase == game.PhasePlaying {
+			hand = "▶ " + hand
+		}
+		lines = append(lines, large(hand))
+		var bets []string
 		if h.Stake > 0 {
-			line += " · " + r.cat.T(lang, "table.stake", "Count", h.Stake)
+			bets = append(bets, r.cat.T(lang, "table.stake", "Count", h.Stake))
 		}
 		if h.Shoot > 0 {
-			line += " · " + r.cat.T(lang, "table.shoot", "Count", h.Shoot)
+			bets = append(bets, r.cat.T(lang, "table.shoot", "Count", h.Shoot))
 		}
-		if cur := g.Current(); cur == h && g.Phase == game.PhasePlaying {
-			line = "▶ " + line
+		if len(bets) > 0 {
+			lines = append(lines, strings.Join(bets, " · "))
 		}
-		lines = append(lines, bigCards(game.Cards(h.Cards)), line)
 	}
 	if member == g.Banker {
 		if cover := heldCover(g); cover > 0 {
@@ -195,9 +198,9 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 	return card(accentPanel, append([]discordgo.MessageComponent{discordgo.TextDisplay{Content: title + "\n" + strings.Join(lines, "\n")}}, comps...)...)
 }
 
-// bigCards is a hand's cards as a heading line, the largest type a text display has, so
-// that rank and suit read at a glance on a phone.
-func bigCards(cs []game.Card) string { return "## " + cardsText(cs) }
+// large is a line in heading type, the largest a text display has: a hand, its cards and
+// its total, so that rank and suit read at a glance on a phone.
+func large(line string) string { return "## " + line }
 
 // heldCover is the bank's chips held against the hands in play (R7.2).
 func heldCover(g *game.Game) int64 {
