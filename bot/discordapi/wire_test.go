@@ -310,23 +310,25 @@ func TestWireDeclinesWhatItDoesNotWrite(t *testing.T) {
 	assert.False(t, ok, "attachments")
 }
 
-// BenchmarkWire compares the two encodings of a member's panel: an embed and two rows,
-// one of four buttons and one a 25-option select, as the bot answers a click.
+// BenchmarkWire compares the two encodings of a member's panel as the bot answers a
+// click: a Components V2 container of the panel's text and two rows, one of four
+// buttons and one a 25-option select.
 func BenchmarkWire(b *testing.B) {
 	opts := make([]discordgo.SelectMenuOption, 25)
 	for i := range opts {
 		opts[i] = discordgo.SelectMenuOption{Label: "10 chips", Value: "10"}
 	}
+	accent := 0x1565c0
 	r := &discordgo.InteractionResponse{Type: 7, Data: &discordgo.InteractionResponseData{
-		Embeds: []*discordgo.MessageEmbed{{Title: "Your hand", Color: 1402304,
-			Description: "▶ Hand 1: 8♥ 9♦ — 17 · stake 10 · shoot 20\nFree chips: 240\nYour decision (turn ends <t:1796040000:R>):"}},
-		Components: []discordgo.MessageComponent{
+		Components: []discordgo.MessageComponent{discordgo.Container{AccentColor: &accent, Components: []discordgo.MessageComponent{
+			discordgo.TextDisplay{Content: "### Your hand\n## ▶ Hand 1: 8♥ 9♦ — 17\nstake 10 · shoot 20\nFree chips: 240\nYour decision (turn ends <t:1796040000:R>):"},
 			discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 				discordgo.Button{Label: "Twist", Style: 1, CustomID: "pt:act:7:3:3:twist"}, discordgo.Button{Label: "Stick", Style: 2, CustomID: "pt:act:7:3:3:stick"},
 				discordgo.Button{Label: "Hint", Style: 2, CustomID: "pt:hint:7:3:0:"}, discordgo.Button{Label: "Refresh", Style: 2, CustomID: "pt:cards:7:3:0:"}}},
 			discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{CustomID: "pt:amt:7:3:3:buy", Placeholder: "Buy", Options: opts}}},
-		},
-		AllowedMentions: &discordgo.MessageAllowedMentions{}, Flags: discordgo.MessageFlagsEphemeral}}
+		}}},
+		Embeds:          []*discordgo.MessageEmbed{},
+		AllowedMentions: &discordgo.MessageAllowedMentions{}, Flags: discordgo.MessageFlagsEphemeral | discordgo.MessageFlagsIsComponentsV2}}
 	b.Run("discordgo", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
