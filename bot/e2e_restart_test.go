@@ -307,7 +307,7 @@ func TestAnOfferSurvivesARestart(t *testing.T) {
 	r, err := h.fake.Click(channelID, m.ID, bob, id)
 	require.NoError(t, err)
 	require.Contains(t, text(r.Message), "bought the bank")
-	h.waitTable("Bank\n<@" + bob + ">")
+	h.waitBanker(bob)
 	assert.Equal(t, sellerBefore+10, h.balance(alice), "the seller is paid the price offered before the restart")
 	assert.Equal(t, buyerBefore-10, h.balance(bob))
 	h.audit()
