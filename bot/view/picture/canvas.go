@@ -15,9 +15,9 @@ import (
 // scales it to the width of the message, about 400 pixels on a phone, so
 // every size here is chosen to read at half size: names at 21 px, labels at
 // 17 px and more, card indices at 24 px. The seats sit in a grid of three
-// columns rather than round an oval: the oval left the middle of the felt
-// empty and made every seat small, and on a phone's narrow picture the grid
-// is what leaves room for large cards. The first row holds the round (its
+// columns rather than round an oval: a grid leaves no felt empty in the
+// middle, so every seat is as large as the width allows, which on a
+// phone's narrow picture is what leaves room for large cards. The first row holds the round (its
 // title, phase and whose turn it is), the banker at the head of the table
 // and the bank; the players follow in play order from the banker's left
 // (R3.1), row by row, each row read left to right.
@@ -36,9 +36,6 @@ func rowsFor(n int) int { return 1 + (n+cols-1)/cols }
 
 // canvasHeight is the picture's height with rows rows of seats.
 func canvasHeight(rows int) int { return 2*margin + rows*rowH - (rowH - seatH) }
-
-// px rounds a length down to whole pixels.
-func px(v float32) int { return int(v) }
 
 // box is where one seat is drawn: its top-left corner.
 type box struct {
@@ -124,7 +121,7 @@ type canvas struct {
 	ts *typeset
 }
 
-// canvasImage is a canvas's pooled picture: about 650 KB on the palette for
+// canvasImage is a canvas's pooled picture: about 680 KB on the palette for
 // ten seats.
 type canvasImage struct {
 	bd      *backdrop

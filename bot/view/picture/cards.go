@@ -44,21 +44,6 @@ func cardSprite(c game.Card, w int, kind uint8) *sprite {
 	return cardCache.put(key, newSprite(drawCard(c, w, kind)))
 }
 
-// pipRows places the pips of the cards 2 to 10: columns 0 (left), 1
-// (middle) and 2 (right), rows from 0 (top) to 1 (bottom), as printed on
-// standard Anglo-American cards.
-var pipRows = map[game.Rank][][2]float32{
-	2:  {{1, 0}, {1, 1}},
-	3:  {{1, 0}, {1, 0.5}, {1, 1}},
-	4:  {{0, 0}, {2, 0}, {0, 1}, {2, 1}},
-	5:  {{0, 0}, {2, 0}, {1, 0.5}, {0, 1}, {2, 1}},
-	6:  {{0, 0}, {2, 0}, {0, 0.5}, {2, 0.5}, {0, 1}, {2, 1}},
-	7:  {{0, 0}, {2, 0}, {1, 0.25}, {0, 0.5}, {2, 0.5}, {0, 1}, {2, 1}},
-	8:  {{0, 0}, {2, 0}, {1, 0.25}, {0, 0.5}, {2, 0.5}, {1, 0.75}, {0, 1}, {2, 1}},
-	9:  {{0, 0}, {2, 0}, {0, 1.0 / 3}, {2, 1.0 / 3}, {1, 0.5}, {0, 2.0 / 3}, {2, 2.0 / 3}, {0, 1}, {2, 1}},
-	10: {{0, 0}, {2, 0}, {1, 1.0 / 6}, {0, 1.0 / 3}, {2, 1.0 / 3}, {0, 2.0 / 3}, {2, 2.0 / 3}, {1, 5.0 / 6}, {0, 1}, {2, 1}},
-}
-
 func validCard(c game.Card) bool {
 	return c.Rank >= game.Ace && c.Rank <= game.King && c.Suit <= game.Clubs
 }

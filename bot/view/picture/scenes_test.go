@@ -135,8 +135,8 @@ func scripts() Table {
 	}
 }
 
-// twelveSeats is a table configured above ten seats: the players shrink
-// onto the same U.
+// twelveSeats is a table above the bot's ten seats: the players take a
+// fourth row.
 func twelveSeats() Table {
 	t := tenSeatsSettled()
 	t.Seats = append(t.Seats,
