@@ -570,7 +570,7 @@ func (c *canvas) stake(label string, cx, y, maxW int) {
 // badge draws a hand's total or result under its stake, in a smaller size
 // (down to 12 px) before it cuts the words.
 func (c *canvas) badge(s string, tone Tone, cx int, y, maxW float32) {
-	f, label := c.ts.shrink(true, s, int(maxW-14), 17, 12)
+	f, label := c.ts.shrink(true, s, int(maxW-14), 18, 12)
 	fill := colNeutral
 	switch tone {
 	case Win:
