@@ -35,6 +35,7 @@ type Store interface {
 	fairStore
 	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
 	PruneOffers(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
+	drawnStore
 }
 
 // economyStore is what /pontoon balance, leaderboard, daily, give and grant use.
@@ -238,7 +239,9 @@ func (b *Bot) Start(ctx context.Context) error {
 	go b.pruneLoop()
 	b.pub.start()
 	b.log.Info("pontoon bot ready", "app", b.appID, "guild_scope", b.opt.GuildID, "tables", len(b.tables.Tables()))
-	b.pub.postLater(b.tables.Resume())
+	redraw, unposted := b.tables.Resume()
+	b.pub.checkLater(redraw, b.tables.Recent())
+	b.pub.postLater(unposted)
 	return nil
 }
 

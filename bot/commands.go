@@ -3,6 +3,7 @@ package bot
 import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
+	"github.com/pontoon-bot/pontoon/bot/table"
 )
 
 // optSpec describes one slash-command option. Names are Discord's canonical (English)
@@ -13,8 +14,11 @@ type optSpec struct {
 	name     string
 	typ      discordgo.ApplicationCommandOptionType
 	required bool
-	min, max float64
-	choices  []choiceSpec
+	min, max float64 // an integer's range; none when max is 0
+	// minLen and maxLen bound a string's length in characters; maxLen 0 is Discord's
+	// own bound (maxStringOption).
+	minLen, maxLen int
+	choices        []choiceSpec
 	// selfNamed options choose a language: one choice per catalog file, each named in
 	// its own language, so adding a file adds the choice.
 	selfNamed bool
@@ -101,7 +105,8 @@ func commandTree() []subSpec {
 			{key: "bank.auction", name: "auction"},
 			{key: "bank.bid", name: "bid", opts: []optSpec{amount("bank.bid.amount")}},
 		}},
-		{key: "seed", name: "seed", opts: []optSpec{{key: "seed.text", name: "text", typ: discordgo.ApplicationCommandOptionString, required: true}}},
+		{key: "seed", name: "seed", opts: []optSpec{{key: "seed.text", name: "text", typ: discordgo.ApplicationCommandOptionString, required: true,
+			minLen: 1, maxLen: table.MaxSeedLen}}},
 		{key: "odds", name: "odds"},
 	}
 }
@@ -129,6 +134,10 @@ func (b *Bot) buildOption(o optSpec) *discordgo.ApplicationCommandOption {
 		lo := o.min
 		opt.MinValue = &lo
 		opt.MaxValue = o.max
+	}
+	if o.typ == discordgo.ApplicationCommandOptionString && o.maxLen > 0 {
+		lo := o.minLen
+		opt.MinLength, opt.MaxLength = &lo, o.maxLen
 	}
 	if o.selfNamed {
 		for _, lang := range i18n.Languages {

@@ -6,7 +6,12 @@
 //
 //   - bot.go: Bot. New builds it over a Store; Start recovers the open tables, connects
 //     and registers /pontoon; Close lets in-flight work finish.
-//   - routes.go: the one route table, slash subcommand name or custom-id kind → handler.
+//   - routes.go: the one route table, slash subcommand name or custom-id kind → handler,
+//     and for each kind of component where the bot posts it. Before any handler runs,
+//     options.go checks every option against the declared command tree (type, range,
+//     length, choices; Discord's client is not the only sender) and place.go refuses a
+//     component anywhere but where the bot posted it (its table's server and channel,
+//     the table's own message, a private panel, the offer's message), changing nothing.
 //   - reply.go: every interaction's answer (answer; handle posts it over the gateway),
 //     the replies, words (the one place an error becomes a member's words; answers use
 //     refusalText or fail, so the metrics count what the member was told) and the
@@ -18,9 +23,11 @@
 //     worker goroutine or a new one, never a queue.
 //   - play.go, bank.go, economy.go, admin.go: the handlers.
 //   - publish.go: the public messages (tables, offers, auctions), edited with no table
-//     lock held and coalesced per table. A click that updates the table message in its
-//     own answer (updateTable) claims the message first, so that the answer and an
-//     edit drawn from an older state never overlap.
+//     lock, hold or lease held and coalesced per table. A click that updates the table
+//     message in its own answer (updateTable) claims the message first, so that the
+//     answer and an edit drawn from an older state never overlap. Each accepted edit or
+//     answer records what the message was drawn from, and after a restart only the
+//     messages that do not show their table's state are drawn again (check).
 //   - commands.go: the slash command tree, localized from the catalog (package i18n).
 //   - picture.go: the table's picture on the public message (a new one at the deal, the
 //     banker's reveal and the settlement), rendered and uploaded by the publisher.

@@ -144,6 +144,9 @@ func (b *Bot) record(c *ictx, respErr error) {
 	if respErr != nil {
 		outcome, reason = "failed", "response"
 	}
+	if c.drew != nil {
+		c.drew(respErr == nil)
+	}
 	b.opt.Recorder.Interaction(c.kind, outcome, reason, time.Since(c.arrived))
 }
 

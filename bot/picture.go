@@ -65,11 +65,10 @@ func withPicture(m view.Message) view.Message {
 	return m
 }
 
-// publicTable renders the public table message for an interaction's type 7 update. The
-// update sends no attachments field, so Discord keeps the message's picture, and the
-// embed keeps pointing at it when there is one.
-func (b *Bot) publicTable(lang string, s *table.Snapshot) view.Message {
-	m := b.view.Table(lang, s)
+// publicTable is the public table message m, the snapshot's rendering, for an
+// interaction's type 7 update. The update sends no attachments field, so Discord keeps
+// the message's picture, and the embed keeps pointing at it when there is one.
+func (b *Bot) publicTable(s *table.Snapshot, m view.Message) view.Message {
 	if s.MessageID != "" && b.pics.shown(s.ID, s.MessageID) {
 		m = withPicture(m)
 	}
@@ -113,11 +112,11 @@ func (b *Bot) noteName(i *discordgo.Interaction) {
 	b.names.Store(key, [2]string{name, fallback})
 }
 
-// editTable edits a table's public message to the snapshot, attaching a new picture
-// when the round has reached a new moment since the last one.
-func (p *publisher) editTable(ctx context.Context, s *table.Snapshot, lang string) {
+// editTable edits a table's public message to m, the snapshot's rendering, attaching a
+// new picture when the round has reached a new moment since the last one. It returns
+// nil once the message shows m.
+func (p *publisher) editTable(ctx context.Context, s *table.Snapshot, lang string, m view.Message) error {
 	b := p.b
-	m := b.view.Table(lang, s)
 	st := b.pics.get(s.ID, s.MessageID)
 	if moment := view.PictureMoment(s); moment != "" && moment != st.moment {
 		st.moment = moment // tried once per moment: a failure is not retried on every edit
@@ -129,7 +128,7 @@ func (p *publisher) editTable(ctx context.Context, s *table.Snapshot, lang strin
 		if err == nil {
 			st.shown, st.known = true, true
 			b.pics.put(s.ID, st)
-			return
+			return nil
 		}
 		b.log.Warn("table picture not attached", "table", s.ID, "err", err)
 	}
@@ -140,16 +139,17 @@ func (p *publisher) editTable(ctx context.Context, s *table.Snapshot, lang strin
 		// The first edit of this message by this process: after a restart it may hold a
 		// picture of a moment this process never saw. An empty attachments array clears
 		// it, so the message never shows a stale picture as a loose file.
-		if err := p.editFiles(ctx, s.Channel, s.MessageID, m, nil); err != nil {
+		err := p.editFiles(ctx, s.Channel, s.MessageID, m, nil)
+		if err != nil {
 			b.log.Warn("message not edited", "channel", s.Channel, "err", err)
 		} else {
 			st.known = true
 		}
 		b.pics.put(s.ID, st)
-		return
+		return err
 	}
 	b.pics.put(s.ID, st)
-	p.edit(ctx, s.Channel, s.MessageID, m)
+	return p.edit(ctx, s.Channel, s.MessageID, m)
 }
 
 // editFiles replaces the message whole with files as its only attachments (none: no

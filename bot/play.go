@@ -206,6 +206,11 @@ func (b *Bot) clickDeal(c *ictx, id view.ID) error {
 	if err != nil {
 		return err
 	}
+	// The Deal button carries the round the member saw last: one drawn before a round
+	// they never saw (their client missed the edits) does not deal another.
+	if now := t.Round(); id.Round != now {
+		return refuse("err.stale_round", "Old", id.Round, "Now", now)
+	}
 	if _, err := t.Deal(c.ctx, c.user, c.i.ID); err != nil {
 		return err
 	}
@@ -227,7 +232,9 @@ func (b *Bot) updateTable(c *ictx, t *table.Table) error {
 	}
 	c.unclaim = release
 	s := t.Snapshot()
-	return b.update(c, b.publicTable(c.pub, &s))
+	m := b.view.Table(c.pub, &s)
+	c.drew = b.pub.answered(t, s.MessageID, drawnDigest(m, view.PictureMoment(&s)))
+	return b.update(c, b.publicTable(&s, m))
 }
 
 func (b *Bot) clickCards(c *ictx, id view.ID) error {

@@ -40,6 +40,7 @@ type ictx struct {
 	later   []func(context.Context)        // work that may wait on Discord, done after the reply
 	release func()                         // ends a shared table's hold once the reply is out (scale.go); nil if none
 	unclaim func()                         // lets the publisher edit the table message the reply updates (updateTable); nil if none
+	drew    func(delivered bool)           // told whether the reply that redraws the table message reached Discord (updateTable); nil if none
 
 	log     *slog.Logger // every line about this interaction carries its ids (interactionLogger)
 	kind    string       // interactionKind, for metrics and logs

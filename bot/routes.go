@@ -7,7 +7,10 @@ import (
 
 // The one route table: a slash subcommand's canonical name, or a custom id's kind, to
 // its handler. Every handler reads one way: parse the interaction, ask the table (package
-// table), render the answer (package view), record the reply.
+// table), render the answer (package view), record the reply. Before a handler runs,
+// route checks what the member sent, once for all of them: a command's options against
+// the declared tree (options.go), a component against where the bot posted it
+// (place.go). A refusal there changes nothing.
 
 type options map[string]*discordgo.ApplicationCommandInteractionDataOption
 
@@ -39,22 +42,29 @@ var commandRoutes = map[string]commandHandler{
 	"odds":         (*Bot).cmdOdds,
 }
 
-var componentRoutes = map[string]componentHandler{
-	view.KindJoin:   (*Bot).clickJoin,
-	view.KindLeave:  (*Bot).clickLeave,
-	view.KindDeal:   (*Bot).clickDeal,
-	view.KindCards:  (*Bot).clickCards,
-	view.KindRules:  (*Bot).clickRules,
-	view.KindAct:    (*Bot).clickAct,
-	view.KindAmount: (*Bot).clickAmount,
-	view.KindAsk:    (*Bot).clickAsk,
-	view.KindBoard:  (*Bot).clickBoard,
-	view.KindOffer:  (*Bot).clickOffer,
-	view.KindHint:   (*Bot).clickHint,
+// componentRoute is a component kind's handler and where the bot posts that kind
+// (place.go): route refuses it anywhere else before the handler runs.
+type componentRoute struct {
+	h     componentHandler
+	where place
 }
 
-var modalRoutes = map[string]componentHandler{
-	view.KindModal: (*Bot).submitAmount,
+var componentRoutes = map[string]componentRoute{
+	view.KindJoin:   {(*Bot).clickJoin, onTable},
+	view.KindLeave:  {(*Bot).clickLeave, onTable},
+	view.KindDeal:   {(*Bot).clickDeal, onTable},
+	view.KindCards:  {(*Bot).clickCards, onTableOrPanel},
+	view.KindRules:  {(*Bot).clickRules, onTable},
+	view.KindAct:    {(*Bot).clickAct, onPanel},
+	view.KindAmount: {(*Bot).clickAmount, onPanel},
+	view.KindAsk:    {(*Bot).clickAsk, onPanel},
+	view.KindBoard:  {(*Bot).clickBoard, inServer},
+	view.KindOffer:  {(*Bot).clickOffer, onOffer},
+	view.KindHint:   {(*Bot).clickHint, onPanel},
+}
+
+var modalRoutes = map[string]componentRoute{
+	view.KindModal: {(*Bot).submitAmount, onPanel},
 }
 
 // route finds the interaction's handler.
@@ -66,8 +76,14 @@ func (b *Bot) route(c *ictx) error {
 			return refuse("err.unknown_command")
 		}
 		sub := data.Options[0]
+		if sub == nil || sub.Type != discordgo.ApplicationCommandOptionSubCommand && sub.Type != discordgo.ApplicationCommandOptionSubCommandGroup {
+			return refuse("err.unknown_command")
+		}
 		name, opts := sub.Name, sub.Options
-		if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup && len(sub.Options) > 0 {
+		if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+			if len(sub.Options) != 1 || sub.Options[0] == nil || sub.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+				return refuse("err.unknown_command")
+			}
 			name += " " + sub.Options[0].Name
 			opts = sub.Options[0].Options
 		}
@@ -75,25 +91,29 @@ func (b *Bot) route(c *ictx) error {
 		if !ok {
 			return refuse("err.unknown_command")
 		}
-		o := options{}
-		for _, opt := range opts {
-			o[opt.Name] = opt
+		o, err := b.checkOptions(c, name, opts)
+		if err != nil {
+			return err
 		}
 		return h(b, c, o)
 	case discordgo.InteractionMessageComponent:
-		id, ok := view.ParseID(c.i.MessageComponentData().CustomID)
-		h, known := componentRoutes[id.Kind]
-		if !ok || !known {
-			return refuse("err.unknown_button")
-		}
-		return h(b, c, id)
+		return b.routeComponent(c, c.i.MessageComponentData().CustomID, componentRoutes)
 	case discordgo.InteractionModalSubmit:
-		id, ok := view.ParseID(c.i.ModalSubmitData().CustomID)
-		h, known := modalRoutes[id.Kind]
-		if !ok || !known {
-			return refuse("err.unknown_button")
-		}
-		return h(b, c, id)
+		return b.routeComponent(c, c.i.ModalSubmitData().CustomID, modalRoutes)
 	}
 	return nil
+}
+
+// routeComponent runs a component's or modal's handler once its custom id is one of
+// ours and it was clicked where the bot posted it.
+func (b *Bot) routeComponent(c *ictx, customID string, routes map[string]componentRoute) error {
+	id, ok := view.ParseID(customID)
+	r, known := routes[id.Kind]
+	if !ok || !known {
+		return refuse("err.unknown_button")
+	}
+	if err := b.checkPlace(c, id, r.where); err != nil {
+		return err
+	}
+	return r.h(b, c, id)
 }

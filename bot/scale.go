@@ -269,24 +269,6 @@ func (c *ictx) done() {
 	}
 }
 
-// latest is the table as the store has it now, for a public edit, with the hold to end
-// once the edit is made: a shared table is claimed and, if another replica changed it,
-// reloaded; any other is the copy in memory.
-func (b *Bot) latest(ctx context.Context, t *table.Table) (table.Snapshot, func()) {
-	if !b.shared() {
-		return t.Snapshot(), func() {}
-	}
-	release, err := b.tables.Hold(ctx, t.ID())
-	if err != nil {
-		b.log.Warn("table edit: table not claimed; drawing the copy in memory", "table", t.ID(), "err", err)
-		return t.Snapshot(), func() {}
-	}
-	if cur, err := b.tables.Get(ctx, t.ID()); err == nil {
-		t = cur
-	}
-	return t.Snapshot(), release
-}
-
 // sharedStore is the store's lease methods when this process shares its tables.
 func sharedStore(st Store, sc Scale) table.Shared {
 	if !sc.HTTP {

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -309,7 +311,7 @@ func Load(path string, env map[string]string) (Config, error) {
 		if err := v.ReadConfig(bytes.NewReader(b)); err != nil {
 			return Config{}, fmt.Errorf("config: %s is not valid YAML: %s", file, oneLine(err.Error()))
 		}
-		if err := unknownKeys(v, file); err != nil {
+		if err := unknownKeys(b, file); err != nil {
 			return Config{}, err
 		}
 	}
@@ -349,6 +351,14 @@ func Load(path string, env map[string]string) (Config, error) {
 			}
 		}
 	}
+	// A rule no table has is refused here, in the words of the file or the variable
+	// that set it, rather than by the rules' JSON decoder when serve starts.
+	known := DefaultRules()
+	for _, name := range slices.Sorted(maps.Keys(c.Game.Rules)) {
+		if _, ok := known[name]; !ok {
+			return Config{}, unknownRule(name, file, env[EnvName(rulesKey+"."+name)] != "")
+		}
+	}
 	return c, nil
 }
 
@@ -360,9 +370,16 @@ var removedKeys = map[string]string{
 	"runtime.steady_sysmon": "was removed (the bot no longer starts itself again with a GODEBUG scheduler trace); delete it",
 }
 
-// unknownKeys refuses keys in the file that no field reads: a typo there
-// would otherwise be ignored without a word.
-func unknownKeys(v *viper.Viper, file string) error {
+// unknownKeys refuses keys in the file (its YAML, already read once) that no
+// field reads: a typo there would otherwise be ignored without a word. It reads
+// the file alone, without the defaults, to tell an empty section from one that
+// holds a value.
+func unknownKeys(yaml []byte, file string) error {
+	v := viper.New()
+	v.SetConfigType("yaml")
+	if err := v.ReadConfig(bytes.NewReader(yaml)); err != nil {
+		return fmt.Errorf("config: %s is not valid YAML: %s", file, oneLine(err.Error()))
+	}
 	known := map[string]bool{}
 	for _, f := range fields {
 		known[f.key] = true
@@ -377,6 +394,13 @@ func unknownKeys(v *viper.Viper, file string) error {
 		}
 		if k == rulesKey {
 			return &Error{Key: rulesKey, Problem: "must be a mapping of rule names to values"}
+		}
+		if holds, ok := sectionKey(k); ok {
+			if v.Get(k) == nil {
+				continue // "discord:" with every key under it commented out
+			}
+			// "discord: oops": a value where the file must hold the section's keys.
+			return fmt.Errorf("config: %s in %s must be a section holding keys such as %s, not a single value", k, file, strings.Join(holds[:min(3, len(holds))], ", "))
 		}
 		unknown = append(unknown, k)
 	}

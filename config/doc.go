@@ -17,6 +17,14 @@
 //	}
 //
 // Every error is one line naming the key, what is wrong and the variable that
-// sets it. The Discord token is a Secret: no error, no fmt verb, no JSON and
-// no log record shows it; Secret.Reveal is the one way to read it.
+// sets it. A key the file does not know, a single value where a section
+// belongs (discord: oops) and a house rule no table has are refused, naming
+// the closest key or rule. A PONTOON_ variable that no key reads is ignored by
+// Load; UnknownEnv words a warning for each, naming the closest variable.
+//
+// The Discord token is a Secret: no error, no fmt verb, no JSON and no log
+// record shows it; Secret.Reveal is the one way to read it. Validate refuses a
+// token that does not have a bot token's shape (three base64url parts, the
+// first the bot's id), since the log scrubber masks the token wherever it
+// appears. database.url is a Secret too.
 package config

@@ -39,6 +39,8 @@ func (c Config) Validate() error {
 		return bad("discord.token", "is empty")
 	case strings.ContainsFunc(string(d.Token), isSpace):
 		return bad("discord.token", "contains spaces or line breaks; give the bare token, without \"Bot \"")
+	case tokenProblem(string(d.Token)) != "":
+		return bad("discord.token", "%s", tokenProblem(string(d.Token)))
 	case d.ApplicationID != "" && !snowflake.MatchString(d.ApplicationID):
 		return bad("discord.application_id", "is %s, must be a Discord id (digits) or empty", show(d.ApplicationID))
 	case d.GuildID != "" && !snowflake.MatchString(d.GuildID):

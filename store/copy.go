@@ -27,7 +27,7 @@ var copyTables = []struct {
 		"action_seq", "leg", "created_at"}, "id"},
 	{"interactions", []string{"id", "seen_at"}, ""},
 	{"settings", []string{"guild_id", "json", "updated_at"}, ""},
-	{"table_messages", []string{"table_id", "message_id"}, ""},
+	{"table_messages", []string{"table_id", "message_id", "drawn"}, ""},
 	{"pending_packs", []string{"table_id", "for_round", "pack", "salt", "commitment"}, ""},
 	{"table_stops", []string{"table_id"}, ""},
 	{"shuffle_seeds", []string{"table_id", "commitment", "server_seed", "round_id", "created_at", "revealed_at"}, ""},

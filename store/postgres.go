@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"net/url"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -24,7 +23,7 @@ import (
 // Synchronous. Tables are found through the URL's search_path, so a test
 // (or a second bot) can live in its own schema of a shared database.
 func openPostgres(ctx context.Context, location string, o options) (*Store, error) {
-	shown := redactURL(location)
+	shown := RedactLocation(location)
 	cfg, err := pgx.ParseConfig(location)
 	if err != nil {
 		return nil, invalid("database url %s: %v", shown, err)
@@ -75,13 +74,4 @@ func (s *Store) migrateLocked(ctx context.Context, up func(context.Context) erro
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(`+key+`)`)
 	return up(ctx)
-}
-
-// redactURL returns a PostgreSQL URL fit for logs: the password replaced.
-func redactURL(location string) string {
-	u, err := url.Parse(location)
-	if err != nil {
-		return "postgres://(unparsable URL)"
-	}
-	return u.Redacted()
 }

@@ -7,7 +7,9 @@
 // discord.com (and gateway.discord.gg) goes to another base URL, keeping
 // path and query: a REST rate-limit proxy in production, or the fake Discord
 // of package discordtest in tests. Requests for any other host pass through
-// untouched.
+// untouched. A process that talks to one Discord also calls UseBaseURL, which
+// sets those package variables, so that the errors that quote a request's URL
+// name the base URL rather than discord.com.
 //
 // NewSession builds a bot session with such a client:
 //

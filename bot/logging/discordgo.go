@@ -10,10 +10,12 @@ import (
 )
 
 // Discordgo returns a function for discordgo.Logger that writes discordgo's own messages
-// to log, at the slog level matching discordgo's (LogError to Error, LogWarning to Warn,
-// LogInformational to Info, LogDebug to Debug), with source=discordgo. Give it a logger
-// whose handler is wrapped by Redact: at debug level discordgo writes request URLs, which
-// hold interaction tokens.
+// to log, with source=discordgo: LogError at Error, LogWarning at Warn, and LogInformational
+// and LogDebug at Debug. discordgo's informational messages trace its own code ("called",
+// "creating new VoiceConnections map") and dump the whole READY payload as Go syntax:
+// what an operator needs at Info, the bot logs itself. Give it a logger whose handler is
+// wrapped by Redact: at debug level discordgo writes request URLs, which hold interaction
+// tokens.
 func Discordgo(log *slog.Logger) func(msgL, caller int, format string, a ...any) {
 	return func(msgL, _ int, format string, a ...any) {
 		level := slogLevel(msgL)
@@ -30,8 +32,6 @@ func slogLevel(msgL int) slog.Level {
 		return slog.LevelError
 	case discordgo.LogWarning:
 		return slog.LevelWarn
-	case discordgo.LogInformational:
-		return slog.LevelInfo
 	}
 	return slog.LevelDebug
 }
@@ -42,8 +42,6 @@ func DiscordgoLevel(l slog.Level) int {
 	switch {
 	case l <= slog.LevelDebug:
 		return discordgo.LogDebug
-	case l <= slog.LevelInfo:
-		return discordgo.LogInformational
 	case l <= slog.LevelWarn:
 		return discordgo.LogWarning
 	}

@@ -32,14 +32,17 @@
 // timers, which live in the store, from whichever process claims one when it falls due,
 // and bank_shared.go keeps their bank offers and auctions in the store, whose ends the
 // same poll fires. AnswerOffer is written once over an offerBook: the Manager's map
-// (memoryOffers, bank.go) or the store (storeOffers, bank_shared.go).
+// (memoryOffers, bank.go) or the store (storeOffers, bank_shared.go); StandingOffer
+// (offer_lookup.go) reads one from it for package bot's check of where it was clicked.
 //
 // # Lock order
 //
 // There are three kinds of lock, always taken in this order and never the other way:
 //
-//  0. (shared tables only) a table's hold (Manager.Hold): its lease in the store and this
-//     process's own mutex for it, taken before the table's mu and never while holding it.
+//  0. a table's hold (Manager.Hold): this process's own slot for the table and, for
+//     shared tables, its lease in the store (renewed while held), taken before the
+//     table's mu and never while holding it. Waiting for it ends with the caller's
+//     context, and nothing that waits on Discord runs under it.
 //  1. a Table's mu, held for the whole of one command on that table, so a table applies
 //     its commands one at a time. Nobody holds two tables' locks at once.
 //  2. the Manager's mu, which guards only its maps (tables, offers, auctions) and flags.

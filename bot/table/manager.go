@@ -84,8 +84,9 @@ type Manager struct {
 	auctions map[int64]*Auction
 	closed   bool
 	inflight sync.WaitGroup
-	holds    holds // shared tables' leases, per table (shared.go)
-	poll     Timer // the next poll of the store's turn deadlines (deadlines.go), when shared
+	holds    holds   // shared tables' leases, per table (shared.go)
+	poll     Timer   // the next poll of the store's turn deadlines (deadlines.go), when shared
+	recent   []int64 // tables changed lately that Recover left on disk, for Recent
 }
 
 // NewManager builds a manager over a store. SetNotifier must be called before Start.
@@ -330,8 +331,10 @@ func (m *Manager) Open(ctx context.Context, p OpenParams) (*Table, Snapshot, err
 // before its message was posted or recorded). A round that cannot be trusted is reported
 // and its table refuses play until a member who may manage the server resolves it (see
 // Resolve); nothing is lost. A table whose stop was asked for and whose round settled
-// before the restart closes now. Every other open table stays on disk until a member
-// uses it, so memory grows with the tables in use, not with the tables open.
+// before the restart closes now. The tables changed in the minutes before are only
+// listed (Recent), for the caller to load and check once it is ready. Every other open
+// table stays on disk until a member uses it, so memory grows with the tables in use,
+// not with the tables open.
 func (m *Manager) Recover(ctx context.Context) error {
 	rebuilt, err := m.st.RecoverRounds(ctx)
 	if err != nil {
@@ -402,26 +405,30 @@ func (m *Manager) Recover(ctx context.Context) error {
 	// A round settled just before the kill, or the seats or the bank changed between
 	// rounds: the edit that would have shown it may never have reached the table's
 	// message, which would show the round in play for ever, or the old kitty.
+	// Most of them are only looked at, after the start, by whoever redraws what is
+	// behind (Recent, LoadRecent): loading thousands of tables here would hold up the
+	// start. Those that close now are loaded at once, so that their message says so.
 	changed, err := m.st.RecentlyChangedTables(ctx, m.now().Add(-redrawChangedWithin))
 	if err != nil {
 		return err
 	}
+	closing := map[int64]bool{}
+	for _, tb := range stopping {
+		closing[tb.ID] = true
+	}
+	var recent []int64
 	for _, tb := range changed {
 		if !serves(tb.Guild) || loaded[tb.ID] != nil {
 			continue
 		}
-		t, err := m.load(ctx, tb)
+		if !closing[tb.ID] {
+			recent = append(recent, tb.ID)
+			continue
+		}
+		t, err := m.loadSettled(ctx, tb)
 		if err != nil {
 			m.log.Error("table not recovered", "table", tb.ID, "err", err)
 			continue
-		}
-		if t.round.ID != 0 && t.round.Finished() {
-			if g, actions, err := m.settledGame(ctx, t.round); err != nil {
-				m.log.Warn("settled round not replayed; the table is redrawn without it", "table", tb.ID, "err", err)
-			} else {
-				t.g = g // the table shows the last settlement, as it did before
-				t.notice = timedOutNotice(actions)
-			}
 		}
 		t.restart = restartRound
 		loaded[t.id] = t
@@ -446,8 +453,74 @@ func (m *Manager) Recover(ctx context.Context) error {
 	for _, t := range loaded {
 		m.keep(t)
 	}
+	m.recent = recent
 	m.mu.Unlock()
 	return nil
+}
+
+// loadSettled loads a table whose round is not in play, showing its last round's
+// settlement as it did before (the game that round settled in).
+func (m *Manager) loadSettled(ctx context.Context, tb store.Table) (*Table, error) {
+	t, err := m.load(ctx, tb)
+	if err != nil {
+		return nil, err
+	}
+	if t.round.ID != 0 && t.round.Finished() {
+		if g, actions, err := m.settledGame(ctx, t.round); err != nil {
+			m.log.Warn("settled round not replayed; the table is drawn without it", "table", tb.ID, "err", err)
+		} else {
+			t.g = g
+			t.notice = timedOutNotice(actions)
+		}
+	}
+	return t, nil
+}
+
+// Recent hands over, once, the tables changed in the minutes before the start that
+// Recover left on disk: their messages may be behind (an edit that died with the last
+// process). The caller loads each with LoadRecent and redraws those whose message does
+// not show their state.
+func (m *Manager) Recent() []int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ids := m.recent
+	m.recent = nil
+	return ids
+}
+
+// LoadRecent returns a table Recent named, as Get does, except that a table loaded
+// afresh shows its last round's settlement as it did before the restart. A table
+// closed since is refused as Get refuses it.
+func (m *Manager) LoadRecent(ctx context.Context, id int64) (*Table, error) {
+	m.mu.Lock()
+	t, ok := m.tables[id]
+	m.mu.Unlock()
+	if ok || m.opt.Shared != nil {
+		if ok {
+			return t, nil
+		}
+		return m.Get(ctx, id) // a shared table is rebuilt from the store's actions
+	}
+	tb, err := m.st.TableByID(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, Refuse("err.table_closed")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if tb.Status != store.StatusOpen {
+		return nil, Refuse("err.table_closed")
+	}
+	if t, err = m.loadSettled(ctx, tb); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if old, ok := m.tables[id]; ok {
+		return old, nil // a click loaded it meanwhile
+	}
+	m.keep(t)
+	return t, nil
 }
 
 // settledGame replays a finished round to the state it settled in.
@@ -491,23 +564,24 @@ type restartState int
 
 const (
 	restartNone  restartState = iota
-	restartRound              // its round was recovered (or it closed): redraw its message
+	restartRound              // its round was recovered, it changed lately, or it closed: its message may be behind
 	restartPost               // it has no message: post one
 )
 
-// Resume arms the timers of the recovered rounds and asks for their messages to be
-// redrawn, once the gateway is open; it returns the tables that have no message, for
-// the caller to post. Shared tables' turn timers are the store's: Resume starts polling
-// them (deadlines.go). It takes one table's lock at a time and never the manager's with
-// it.
-func (m *Manager) Resume() (unposted []*Table) {
+// Resume arms the timers of the recovered rounds once the gateway is open, and returns
+// the tables whose message may be behind (a recovered round, a recent change, a close),
+// for the caller to redraw where the message does not show the table's state, and the
+// tables that have no message, for the caller to post. Shared tables' turn timers are
+// the store's: Resume starts polling them (deadlines.go). It takes one table's lock at
+// a time and never the manager's with it.
+func (m *Manager) Resume() (redraw, unposted []*Table) {
 	defer m.startPolling()
 	for _, t := range m.Tables() {
 		t.mu.Lock()
 		switch t.restart {
 		case restartRound:
 			t.armTimer()
-			m.n.Changed(t)
+			redraw = append(redraw, t)
 		case restartPost:
 			t.armTimer()
 			unposted = append(unposted, t)
@@ -519,7 +593,7 @@ func (m *Manager) Resume() (unposted []*Table) {
 			m.forget(t)
 		}
 	}
-	return unposted
+	return redraw, unposted
 }
 
 func jsonConfig(c Config) (string, error) {

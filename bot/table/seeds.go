@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
@@ -149,7 +148,7 @@ func SeedText(s string) (string, error) {
 	if len(r) > MaxSeedLen {
 		return "", Refuse("err.seed_long", "Max", MaxSeedLen)
 	}
-	if slices.ContainsFunc(r, unicode.IsControl) {
+	if slices.ContainsFunc(r, invisible) {
 		return "", Refuse("err.seed_control")
 	}
 	return string(r), nil

@@ -11,7 +11,8 @@ import (
 //
 // A component's custom id is pt:<kind>:<table>:<round>:<member action count>:<arg>. The
 // round and the member's count make a button from an earlier round or turn (or a double
-// click) a refusal instead of a second action.
+// click) a refusal instead of a second action. A custom id says nothing of where it was
+// posted; package bot checks that before it routes one (place.go).
 
 // ID is a parsed custom id.
 type ID struct {

@@ -31,6 +31,18 @@ destination that holds anything is refused.`,
 				fmt.Fprintln(stderr, "copy: --from is the SQLite file the bot ran on")
 				return exitError{2}
 			}
+			if !store.IsPostgres(to) && store.RedactLocation(to) != to {
+				// A key=value connection string (host=… password=…) would be taken for
+				// a SQLite file's name, created, and shown, password and all.
+				fmt.Fprintln(stderr, "copy: --to holds a password but is not a postgres:// URL; give postgres://user:password@host:5432/database")
+				return exitError{2}
+			}
+			// Opening a missing file would create it: an empty source copies nothing
+			// and the two empty ends would audit as equal.
+			if err := existingDatabase(from); err != nil {
+				fmt.Fprintf(stderr, "copy: --from %v: give the SQLite file the bot ran on (its database.path)\n", err)
+				return exitError{1}
+			}
 			ctx := context.Background()
 			src, err := store.Open(ctx, from)
 			if err != nil {

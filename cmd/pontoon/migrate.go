@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/store"
@@ -44,7 +45,7 @@ func newAuditCmd(stdout, stderr io.Writer) *cobra.Command {
 			"Exit status 0 when every server's chips are conserved, 1 otherwise.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStoreAt(stderr, args, func(ctx context.Context, _ config.Config, st *store.Store) error {
+			return withExistingStore(stderr, "audit", args, func(ctx context.Context, _ config.Config, st *store.Store) error {
 				rep, err := st.Audit(ctx)
 				if err != nil {
 					fmt.Fprintln(stderr, err)
@@ -70,7 +71,7 @@ func newBackupCmd(stdout, stderr io.Writer) *cobra.Command {
 			"SQLite only: on PostgreSQL (database.url) it refuses; use pg_dump there.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(stderr, func(ctx context.Context, _ config.Config, st *store.Store) error {
+			return withExistingStore(stderr, "backup", nil, func(ctx context.Context, _ config.Config, st *store.Store) error {
 				if err := st.Backup(ctx, args[0]); err != nil {
 					fmt.Fprintln(stderr, err)
 					return exitError{1}
@@ -83,40 +84,101 @@ func newBackupCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 // withStore loads the configuration (no token needed), opens the database it
-// names (database.url, else database.path) and runs f.
+// names (database.url, else database.path), creating a missing SQLite file, and
+// runs f.
 func withStore(stderr io.Writer, f func(context.Context, config.Config, *store.Store) error) error {
-	return withStoreAt(stderr, nil, f)
-}
-
-// withStoreAt is withStore on the SQLite file args names, if any, instead of the
-// configured database.
-func withStoreAt(stderr io.Writer, args []string, f func(context.Context, config.Config, *store.Store) error) error {
-	cfg, err := loadConfig(stderr, false)
+	cfg, err := loadDatabaseConfig(stderr)
 	if err != nil {
 		return err
 	}
+	return runOn(stderr, cfg, "", f)
+}
+
+// withExistingStore is withStore for a command that reads a database (cmd names it):
+// the SQLite file args names, if any, instead of the configured database, and a SQLite
+// file that does not exist is refused instead of created, which would make an empty
+// database and find nothing wrong in it.
+func withExistingStore(stderr io.Writer, cmd string, args []string, f func(context.Context, config.Config, *store.Store) error) error {
+	cfg, err := loadDatabaseConfig(stderr)
+	if err != nil {
+		return err
+	}
+	if len(args) == 0 {
+		if cfg.Database.URL == "" {
+			if err := existingDatabase(cfg.Database.Path); err != nil {
+				fmt.Fprintf(stderr, "%s: database.path %v; set %s or database.path to the bot's database\n",
+					cmd, err, config.EnvName("database.path"))
+				return exitError{1}
+			}
+		}
+		return runOn(stderr, cfg, "", f)
+	}
+	file := args[0]
+	if err := existingDatabase(file); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+		return exitError{1}
+	}
+	scratch, cleanup, err := scratchCopy(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+		return exitError{1}
+	}
+	defer cleanup()
+	// The file named wins over database.url as well as database.path.
+	cfg.Database.Path, cfg.Database.URL = scratch, ""
+	return runOn(stderr, cfg, file, f)
+}
+
+// loadDatabaseConfig loads the configuration for a command that needs the database
+// alone (no token), checks its database keys, and warns of each PONTOON_ variable
+// that no setting reads.
+func loadDatabaseConfig(stderr io.Writer) (config.Config, error) {
+	cfg, err := loadConfig(stderr, false)
+	if err != nil {
+		return cfg, err
+	}
 	if err := cfg.Database.Validate(); err != nil {
 		fmt.Fprintln(stderr, err)
-		return exitError{2}
+		return cfg, exitError{2}
 	}
-	if len(args) > 0 {
-		scratch, cleanup, err := scratchCopy(args[0])
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return exitError{1}
-		}
-		defer cleanup()
-		// The file named wins over database.url as well as database.path.
-		cfg.Database.Path, cfg.Database.URL = scratch, ""
+	for _, w := range config.UnknownEnv(nil) {
+		fmt.Fprintln(stderr, "config: warning: "+w)
 	}
+	return cfg, nil
+}
+
+// runOn opens the database cfg names and runs f on it. When the database is a scratch
+// copy of the operator's file shown, an error names that file instead of the copy.
+func runOn(stderr io.Writer, cfg config.Config, shown string, f func(context.Context, config.Config, *store.Store) error) error {
 	ctx := context.Background()
 	st, err := openStore(ctx, cfg.Database)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		msg := err.Error()
+		if shown != "" {
+			msg = strings.ReplaceAll(msg, cfg.Database.Path, shown)
+		}
+		fmt.Fprintln(stderr, msg)
 		return exitError{1}
 	}
 	defer st.Close()
 	return f(ctx, cfg, st)
+}
+
+// existingDatabase says why the SQLite file at path cannot be a database to read, or
+// returns nil. The error names path.
+func existingDatabase(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s does not exist", path)
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return fmt.Errorf("%s is a directory, not a database file", path)
+	case fi.Size() == 0:
+		return fmt.Errorf("%s is empty, not a database", path)
+	}
+	return nil
 }
 
 // openStore opens the configured database: PostgreSQL when database.url is
@@ -127,12 +189,8 @@ func openStore(ctx context.Context, db config.Database, opts ...store.Option) (*
 
 // scratchCopy copies a database file (a backup), and its -wal if it has one, into a
 // temporary directory, so that checking it never changes it: opening a database applies
-// pending migrations and switches it to WAL mode. The file must exist; opening a missing
-// one would create an empty database and audit it as OK.
+// pending migrations and switches it to WAL mode.
 func scratchCopy(path string) (scratch string, cleanup func(), err error) {
-	if _, err := os.Stat(path); err != nil {
-		return "", nil, err
-	}
 	dir, err := os.MkdirTemp("", "pontoon-audit-")
 	if err != nil {
 		return "", nil, err

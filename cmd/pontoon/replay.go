@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pontoon-bot/pontoon/game"
@@ -47,7 +50,7 @@ func replay(path string, asJSON bool, stdout, stderr io.Writer) error {
 	}
 	h, err := game.ParseHistory(data)
 	if err != nil {
-		return fail(&game.ReplayError{Err: err})
+		return fail(&game.ReplayError{Err: historyError(path, data, err)})
 	}
 	_, rep, err := game.Replay(h)
 	if err != nil {
@@ -63,6 +66,103 @@ func replay(path string, asJSON bool, stdout, stderr io.Writer) error {
 	}
 	writeText(stdout, h, rep)
 	return nil
+}
+
+// historyWanted is what replay reads, for a message about a file that is not it.
+const historyWanted = `want a hand history (HISTORY.md): a JSON object with "format": "` + game.HistoryFormat + `", "rules", "table" and "rounds"`
+
+// historyError says on one line why data, read from path, is not a history it can
+// replay: the file, where the JSON went wrong (line and column) and what a history
+// is, in the words of the file rather than of the decoder's Go types.
+func historyError(path string, data []byte, err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Errorf("%s is not JSON: %s at %s; %s", path, syntax.Error(), position(data, syntax.Offset), historyWanted)
+	case errors.As(err, &typ):
+		what := "the file"
+		if typ.Field != "" {
+			what = strconv.Quote(typ.Field)
+		}
+		return fmt.Errorf("%s is not a hand history: %s is %s at %s, where %s belongs; %s",
+			path, what, withArticle(typ.Value), position(data, typ.Offset), jsonKind(typ.Type), historyWanted)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%s is not a hand history: the JSON ends before it is complete; %s", path, historyWanted)
+	}
+	msg := err.Error()
+	if before, key, ok := strings.Cut(msg, "json: unknown field "); ok {
+		where := ""
+		if off := keyOffset(data, key); off >= 0 {
+			where = " at " + position(data, int64(off)+1)
+		}
+		if strings.HasPrefix(before, "rules") {
+			return fmt.Errorf("%s: the rules have no key %s%s; HISTORY.md lists the rules' keys", path, key, where)
+		}
+		return fmt.Errorf("%s is not a hand history: unknown key %s%s; %s", path, key, where, historyWanted)
+	}
+	return fmt.Errorf("%s: %s", path, msg)
+}
+
+// position is where the decoder stopped, offset bytes into data (at the last byte it
+// read), as a person finds it in an editor.
+func position(data []byte, offset int64) string {
+	i := int(min(max(offset-1, 0), int64(len(data))))
+	before := data[:i]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := i - bytes.LastIndexByte(before, '\n')
+	return fmt.Sprintf("line %d, column %d", line, col)
+}
+
+// keyOffset is where key, quoted as JSON writes it, first stands as a key in data, or -1.
+func keyOffset(data []byte, quoted string) int {
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte(quoted))
+		if j < 0 {
+			return -1
+		}
+		at := i + j
+		if rest := bytes.TrimLeft(data[at+len(quoted):], " \t\r\n"); len(rest) > 0 && rest[0] == ':' {
+			return at
+		}
+		i = at + len(quoted)
+	}
+}
+
+// withArticle names a JSON value kind as the decoder reports it ("array", "number").
+func withArticle(kind string) string {
+	switch kind {
+	case "array", "object":
+		return "an " + kind
+	case "string":
+		return "text"
+	case "bool":
+		return "true or false"
+	}
+	return "a " + kind
+}
+
+// jsonKind names what JSON value a Go type reads.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "text"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "another value"
 }
 
 func writeJSON(w io.Writer, v any) {

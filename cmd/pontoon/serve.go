@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -50,15 +51,28 @@ func loadConfig(stderr io.Writer, validate bool) (config.Config, error) {
 	return cfg, nil
 }
 
-// newLogger is the process's logger. Its handler scrubs every token from every line
-// (logging.Redact), whichever package logs.
+// rulesError words an error of the house rules in the configuration's terms: a value
+// of the wrong kind names its key and variable instead of the decoder's Go types.
+func rulesError(err error) string {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) && typ.Field != "" {
+		key := "game.rules." + typ.Field
+		return fmt.Sprintf("config: %s is %s, must be %s; set %s or %s in the config file",
+			key, withArticle(typ.Value), jsonKind(typ.Type), config.EnvName(key), key)
+	}
+	return fmt.Sprintf("config: game.rules: %v", err)
+}
+
+// newLogger is the process's logger. Its handler scrubs every token and the database's
+// password from every line (logging.Redact), whichever package logs.
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.Log.SlogLevel()}
 	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if cfg.Log.Format == "json" {
 		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(logging.Redact(h, cfg.Discord.Token.Reveal()))
+	secrets := append([]string{cfg.Discord.Token.Reveal()}, store.LocationSecrets(cfg.Database.URL.Reveal())...)
+	return slog.New(logging.Redact(h, secrets...))
 }
 
 // serve wires config -> store -> bot and runs until a signal, then lets in-flight
@@ -75,15 +89,23 @@ func serve(parent context.Context, stderr io.Writer) error {
 	}
 	rules, err := game.ParseRules(rulesJSON)
 	if err != nil {
-		fmt.Fprintln(stderr, "config: game.rules:", err)
+		fmt.Fprintln(stderr, rulesError(err))
 		return exitError{2}
 	}
 	log := newLogger(cfg, stderr)
 	if tuneRuntime {
 		applyRuntime(cfg.Runtime, log)
 	}
+	for _, w := range config.UnknownEnv(nil) {
+		log.Warn("config: " + w)
+	}
 	// discordgo logs through a package variable; its session's level is set in OnSession.
 	discordgo.Logger = logging.Discordgo(log)
+	// So are its endpoints: requests, and the errors that quote them, name discord.api_url.
+	if err := discordapi.UseBaseURL(cfg.Discord.APIURL); err != nil {
+		log.Error("discord.api_url", "err", err)
+		return exitError{2}
+	}
 	if parent == nil {
 		parent = context.Background()
 	}

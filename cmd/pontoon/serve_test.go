@@ -22,7 +22,9 @@ import (
 )
 
 const (
-	token   = "test-token-must-never-be-logged"
+	// A bot token in the shape config.Validate accepts: the fake application's id in
+	// base64, a timestamp part and a secret part.
+	token   = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfAkEt.test-token-must-never-be-logged"
 	guild   = "110000000000000001"
 	channel = "210000000000000001"
 )

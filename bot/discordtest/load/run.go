@@ -138,7 +138,7 @@ func (c *Config) defaults() error {
 }
 
 // token is the fake's bot token: the bot gets it through its environment.
-const token = "load-test-token"
+const token = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfAkEt.load-test-token" // the shape config.Validate accepts
 
 // Run starts the fake Discord in this process and the bot as a child process
 // pointed at it, opens the tables, sends interactions at the configured rate for
