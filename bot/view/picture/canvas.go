@@ -275,11 +275,17 @@ func (c *canvas) head(t Table, b box) {
 	l := t.Labels
 	x, y := int(b.x)+8, int(b.y)+18
 	w := seatW - 16
+	// Each line first shrinks (down to 17 px) to stay on one line, then
+	// wraps: "round 3" is better smaller than cut in two.
 	line := func(s string, bold bool, size float64, col color.RGBA) {
 		if s == "" {
 			return
 		}
-		f := c.ts.face(bold, size)
+		f, _ := c.ts.shrink(bold, s, w, size, 17)
+		if width(f, s) > w {
+			f = c.ts.face(bold, size)
+		}
+		size = float64(f.key.size)
 		for _, ln := range wrap(f, s, w, 2) {
 			c.text(f, ln, x, y, col)
 			y += int(size * 1.25)
@@ -428,7 +434,7 @@ func (c *canvas) seat(st Seat, b box, l Labels) {
 	for {
 		right := b.x + w - 10
 		for i := range badges {
-			badges[i].label = fit(bf, badges[i].label, 80)
+			badges[i].label = fit(bf, badges[i].label, 100)
 			badges[i].w = float32(width(bf, badges[i].label)) + 14
 			right -= badges[i].w + 5
 		}
