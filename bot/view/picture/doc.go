@@ -33,7 +33,7 @@
 // Discord shows the picture at the width of the message: about 400 pixels
 // on a phone. The picture is 800 pixels wide, so everything in it is sized
 // to read at half size: card indices at 24 px (a rank is 9 px high on the
-// phone), names at 21 px, stakes and totals at 17 to 18 px. A fanned hand
+// phone), names at 21 px, stakes, totals and results at 18 px. A fanned hand
 // leaves each card's strip with its rank and suit in view (cardStep), and a
 // seat too narrow for its hands narrows the strips before it shrinks the
 // cards. The seats lie in a grid of three columns, as many rows as the
@@ -46,12 +46,13 @@
 // # Whose turn, and the countdown
 //
 // The picture is redrawn only at the deal, the banker's reveal and the
-// settlement, so it cannot count down. It says whose turn it is ("Bob to
-// act" under the phase, a gold frame and badge on the seat; while stakes
-// are placed every member still to stake) and leaves the countdown to the
-// message's text, which Discord keeps live with a <t:…:R> timestamp. A
-// clock time drawn in the picture would be in one time zone for readers in
-// all of them.
+// settlement (view.PictureMoment), so it cannot count down, and it shows
+// the table as it stood at that moment, its phase saying which. It says
+// whose turn it was ("Bob to act" under the phase, a gold frame and badge
+// on the seat; while stakes are placed every member still to stake) and
+// leaves the live turn and its countdown to the message's text, which
+// Discord keeps live with a <t:…:R> timestamp. A clock time drawn in the
+// picture would be in one time zone for readers in all of them.
 //
 // # Wiring it into the bot
 //
