@@ -23,10 +23,15 @@ COPY --from=build /out/pontoon /pontoon
 COPY --from=build --chown=65532:65532 /out/data /data
 USER 65532:65532
 WORKDIR /data
+# The admin listener on the container's loopback, for the health check below. To scrape
+# /metrics from another container, set PONTOON_ADMIN_LISTEN=:9464 and PONTOON_ADMIN_TOKEN.
 ENV PONTOON_DATABASE_PATH=/data/pontoon.db \
-    PONTOON_LOG_FORMAT=json
+    PONTOON_LOG_FORMAT=json \
+    PONTOON_ADMIN_LISTEN=127.0.0.1:9464
 VOLUME ["/data"]
-# The admin listener, when PONTOON_ADMIN_LISTEN=:9464 is set.
 EXPOSE 9464
+# No shell or curl here: the binary asks its own admin listener (GET /healthz).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["/pontoon", "healthcheck"]
 ENTRYPOINT ["/pontoon"]
 CMD ["serve"]

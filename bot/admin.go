@@ -91,6 +91,7 @@ func (b *Bot) cmdSettings(c *ictx, o options) error {
 	if v, ok := o["turn_timer"]; ok {
 		turn = time.Duration(v.IntValue()) * time.Second
 	}
+	s.Give = giveSettingsFrom(s.Give, o)
 	raw, _ := json.Marshal(rules)
 	s.Rules = raw
 	s.TurnTimer = turn.String()
@@ -103,5 +104,40 @@ func (b *Bot) cmdSettings(c *ictx, o options) error {
 	if lang == "" {
 		lang = b.lang.public(c.ctx, c.guild, guildLocale(c.i))
 	}
-	return b.private(c, b.view.Settings(c.lang, lang, rules, turn, len(o) > 0))
+	m := b.view.Settings(c.lang, lang, rules, turn, len(o) > 0)
+	if len(m.Embeds) > 0 {
+		m.Embeds[0].Description += "\n" + b.giveRulesText(c.lang, b.giveRules(c.ctx, c.guild))
+	}
+	return b.private(c, m)
+}
+
+// giveSettingsFrom lays the give rules the command sets over the server's (g, nil if
+// it set none), on a copy: the settings in memory are shared.
+func giveSettingsFrom(g *giveSettings, o options) *giveSettings {
+	var out giveSettings
+	if g != nil {
+		out = *g
+	}
+	set := false
+	if v, ok := o["give_min_rounds"]; ok {
+		n := int(v.IntValue())
+		out.MinRounds, set = &n, true
+	}
+	if v, ok := o["give_account_days"]; ok {
+		n := int(v.IntValue())
+		out.MinAccountDays, set = &n, true
+	}
+	if v, ok := o["give_daily_cap"]; ok {
+		n := v.IntValue()
+		out.DailyCap, set = &n, true
+	}
+	if !set {
+		return g
+	}
+	return &out
+}
+
+// giveRulesText is the settings' line about gifts.
+func (b *Bot) giveRulesText(lang string, r GiveRules) string {
+	return b.cat.T(lang, "settings.give", "Rounds", r.MinRounds, "Days", int64(r.MinAccountAge/(24*time.Hour)), "Cap", r.DailyCap)
 }

@@ -87,8 +87,9 @@ func (b *Bot) clickOffer(c *ictx, id view.ID) error {
 	of, key, err := b.tables.AnswerOffer(c.ctx, offerID, c.user, choice == "accept")
 	var r *table.Refusal
 	if errors.As(err, &r) && r.Key == "err.offer_expired" {
-		// An offer this bot does not hold (it expired, was replaced, or a restart ended
-		// it): the message says so and loses its buttons, instead of looking live.
+		// An offer that no longer stands (it expired, was answered or replaced, or was
+		// pruned a day after it ended): the message says so and loses its buttons,
+		// instead of looking live.
 		return b.update(c, view.Message{Content: b.cat.T(c.pub, "offer.ended")})
 	}
 	if err != nil {

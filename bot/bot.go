@@ -8,10 +8,10 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
 	"github.com/pontoon-bot/pontoon/bot/logging"
@@ -19,14 +19,22 @@ import (
 	"github.com/pontoon-bot/pontoon/bot/view"
 	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/game/sim"
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Store is what the bot needs of persistence: what a live table needs (table.Store) and
-// what the adapter itself answers from. *store.Store implements it; every method is one
-// transaction.
+// Store is what the bot needs of persistence: what a live table needs (table.Stores'
+// parts) and what the adapter itself answers from. *store.Store implements it; every
+// method is one transaction.
 type Store interface {
-	table.Store
+	table.TableWriter
+	table.RoundWriter
+	table.SeedStore
+	table.TableReader
+	table.RecoveryReader
+	table.OfferStore
+	table.AuctionStore
+	table.DeadlineStore
 	economyStore
 	historyStore
 	settingsStore
@@ -34,16 +42,18 @@ type Store interface {
 	statsStore
 	fairStore
 	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
+	InteractionApplied(ctx context.Context, id string, tableID int64, round int) (bool, error)
 	PruneOffers(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
 	drawnStore
 }
 
-// economyStore is what /pontoon balance, leaderboard, daily, give and grant use.
+// economyStore is what /pontoon balance, leaderboard, daily, give and grant use (give
+// also reads a member's rounds played: statsStore).
 type economyStore interface {
 	EnsureWallet(ctx context.Context, guild, member string, starting int64, now time.Time) (store.Wallet, bool, error)
 	Wallet(ctx context.Context, guild, member string) (store.Wallet, error)
 	ClaimDaily(ctx context.Context, guild, member string, amount int64, cooldown time.Duration, now time.Time) (store.Wallet, error)
-	Give(ctx context.Context, guild, from, to string, amount int64, now time.Time) (store.Wallet, store.Wallet, error)
+	Give(ctx context.Context, guild, from, to string, amount, perDay int64, now time.Time) (store.Wallet, store.Wallet, error)
 	Grant(ctx context.Context, guild, by, to string, amount int64, now time.Time) (store.Wallet, error)
 	Leaderboard(ctx context.Context, guild string, offset, limit int) ([]store.Standing, int, error)
 	Ahead(ctx context.Context, guild string, balance int64) (int, error)
@@ -74,21 +84,39 @@ type Options struct {
 	StartingChips int64         // minted the first time a member plays in a server; 0 means none (config's default is 1000)
 	DailyAmount   int64         // 200
 	DailyCooldown time.Duration // 24h
-	DefaultRules  game.Rules    // a server's house rules until /pontoon settings changes them
-	Language      string        // public language when the server has set none; "" follows guild_locale
-	OfferTTL      time.Duration // how long a bank sale offer stands; 2m
-	BidWindow     time.Duration // how long a bank auction takes bids; 60s
-	EditDelay     time.Duration // public table edits are coalesced over this window; 750ms
+	// Give are who may give chips and how many, until a server's admin sets its own
+	// (/pontoon settings); the zero value lets anyone give anything (config's defaults
+	// are a casual server's).
+	Give         GiveRules
+	DefaultRules game.Rules    // a server's house rules until /pontoon settings changes them
+	Language     string        // public language when the server has set none; "" follows guild_locale
+	OfferTTL     time.Duration // how long a bank sale offer stands; 2m
+	BidWindow    time.Duration // how long a bank auction takes bids; 60s
+	EditDelay    time.Duration // public table edits are coalesced over this window; 750ms
 	// EditWait bounds how long a click that updates the table message waits for the
 	// publisher's edit of it already on its way before it is acknowledged without an
 	// update instead (see publisher.claim); 250ms.
 	EditWait time.Duration
 	MaxSeats int // 10
-	Logger   *slog.Logger
-	Now      func() time.Time // the clock; time.Now
-	// AfterFunc runs f once d has passed on the bot's clock, for the rules' timers: turn
-	// timers (R7.4), bank offers and auctions (R9.8). time.AfterFunc when nil; tests pass
-	// a manual clock with Now so that they move time instead of sleeping.
+	// MaxOpenTables is how many tables one server may have open at once; 25.
+	MaxOpenTables int
+	// OddsPerHour is how many rule sets whose odds are not kept yet one server may have
+	// simulated per hour (/pontoon odds); 10.
+	OddsPerHour int
+	// OddsKept is how many simulated odds the store keeps; 1000.
+	OddsKept int
+	// IdleTable is how long an open table between rounds stays in memory with no click
+	// before it is dropped, to be loaded from the store on the next one; 30m.
+	IdleTable time.Duration
+	// CacheEntries bounds each in-memory cache (members' names and languages, tables'
+	// pictures, fair-price hints), least recently used out first; 10000.
+	CacheEntries int
+	Logger       *slog.Logger
+	Now          func() time.Time // the clock; time.Now
+	// AfterFunc runs f once d has passed on the bot's clock, for the wake-ups that look
+	// for the rules' timers due in the store: turns (R7.4), bank offers and auctions
+	// (R9.8). time.AfterFunc when nil; tests pass a manual clock with Now so that they
+	// move time instead of sleeping.
 	AfterFunc func(d time.Duration, f func()) Timer
 	// EditAfterFunc starts the publisher's EditDelay timers, which coalesce the table
 	// edits: time.AfterFunc when nil. Apart from AfterFunc, so that a test can hold the
@@ -146,6 +174,21 @@ func (o *Options) defaults() {
 	if o.MaxSeats <= 0 {
 		o.MaxSeats = 10
 	}
+	if o.MaxOpenTables <= 0 {
+		o.MaxOpenTables = 25
+	}
+	if o.OddsPerHour <= 0 {
+		o.OddsPerHour = 10
+	}
+	if o.OddsKept <= 0 {
+		o.OddsKept = 1000
+	}
+	if o.IdleTable <= 0 {
+		o.IdleTable = 30 * time.Minute
+	}
+	if o.CacheEntries <= 0 {
+		o.CacheEntries = 10000
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -187,10 +230,11 @@ type Bot struct {
 	lang    *languages
 	mlang   *memberLanguages
 	pics    pictures
-	names   sync.Map // guild + "/" + member -> [2]string{name, username}, for the picture
+	names   *lru.Cache[string, [2]string] // guild + "/" + member -> {name, username}, for the picture
 	seen    seenIDs
-	hints   sync.Map // rule set and table size -> sim.Result: fair-price hints simulated (fair.go)
-	work    *workers // the goroutines gateway interactions run on (workers.go)
+	hints   *lru.Cache[string, sim.Result] // rule set and table size -> fair-price hint simulated (fair.go)
+	sims    *oddsGate                      // one odds simulation at a time, a rate per server (odds.go)
+	work    *workers                       // the goroutines gateway interactions run on (workers.go)
 
 	stop chan struct{}
 }
@@ -207,12 +251,16 @@ func New(st Store, opt Options) (*Bot, error) {
 	}
 	sh := sharedStore(st, opt.Scale)
 	b := &Bot{opt: opt, st: st, cat: cat, view: view.New(cat), log: opt.Logger, appID: opt.AppID,
-		stop: make(chan struct{}), sharing: sh != nil, work: newWorkers()}
-	b.tables = table.NewManager(st, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
+		stop: make(chan struct{}), sharing: sh != nil, work: newWorkers(),
+		names: newCache[string, [2]string](opt.CacheEntries), hints: newCache[string, sim.Result](opt.CacheEntries),
+		pics: pictures{m: newCache[int64, picState](opt.CacheEntries)}, sims: newOddsGate(opt.OddsPerHour, opt.CacheEntries)}
+	parts := table.Stores{TableWriter: st, RoundWriter: st, SeedStore: st, TableReader: st, RecoveryReader: st, OfferStore: st,
+		AuctionStore: st, DeadlineStore: st}
+	b.tables = table.NewManager(parts, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
 		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger,
-		Serves: opt.Scale.serves, Shared: sh, Holder: newHolder()})
-	b.lang = newLanguages(st, opt.Language)
-	b.mlang = &memberLanguages{st: st}
+		Serves: opt.Scale.serves, Leases: sh, Holder: newHolder(), MaxTables: opt.MaxOpenTables})
+	b.lang = newLanguages(st, opt.Language, opt.CacheEntries)
+	b.mlang = &memberLanguages{st: st, cache: newCache[string, string](opt.CacheEntries)}
 	b.pub = newPublisher(b)
 	b.tables.SetNotifier(b.pub)
 	return b, nil
@@ -237,6 +285,7 @@ func (b *Bot) Start(ctx context.Context) error {
 	}
 	b.setCommandID(cmds)
 	go b.pruneLoop()
+	b.opt.AfterFunc(idleSweepEvery(b.opt.IdleTable), b.sweepIdle)
 	b.pub.start()
 	b.log.Info("pontoon bot ready", "app", b.appID, "guild_scope", b.opt.GuildID, "tables", len(b.tables.Tables()))
 	redraw, unposted := b.tables.Resume()

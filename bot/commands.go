@@ -4,6 +4,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
 	"github.com/pontoon-bot/pontoon/bot/table"
+	"github.com/pontoon-bot/pontoon/config"
 )
 
 // optSpec describes one slash-command option. Names are Discord's canonical (English)
@@ -68,6 +69,13 @@ func ruleOptions(prefix string) []optSpec {
 	}
 }
 
+// giveOptions are /pontoon settings' give rules (GiveRules); 0 turns a rule off.
+var giveOptions = []optSpec{
+	{key: "settings.give_min_rounds", name: "give_min_rounds", typ: discordgo.ApplicationCommandOptionInteger, min: 0, max: config.MaxGiveMinRounds},
+	{key: "settings.give_account_days", name: "give_account_days", typ: discordgo.ApplicationCommandOptionInteger, min: 0, max: config.MaxGiveMinAccountDays},
+	{key: "settings.give_daily_cap", name: "give_daily_cap", typ: discordgo.ApplicationCommandOptionInteger, min: 0, max: 1e12},
+}
+
 type subSpec struct {
 	key  string
 	name string
@@ -84,6 +92,7 @@ func commandTree() []subSpec {
 	}
 	settings := append([]optSpec{{key: "settings.language", name: "language", typ: discordgo.ApplicationCommandOptionString,
 		selfNamed: true}}, ruleOptions("settings")...)
+	settings = append(settings, giveOptions...)
 	return []subSpec{
 		{key: "start", name: "start", opts: ruleOptions("start")},
 		{key: "stop", name: "stop"},

@@ -15,13 +15,18 @@
 //   - reply.go: every interaction's answer (answer; handle posts it over the gateway),
 //     the replies, words (the one place an error becomes a member's words; answers use
 //     refusalText or fail, so the metrics count what the member was told) and the
-//     choice of language.
+//     choice of language. Every write an interaction causes carries its id
+//     (store.WithInteraction), which the store records in that write's transaction: a
+//     redelivery, after a restart or on another replica, changes nothing, and answer
+//     gives it no answer (redelivered).
 //   - scale.go: several processes: gateway shards (Options.Scale), Route for
 //     HTTP interactions (package httpin), and replicas sharing one PostgreSQL's tables.
 //     Gateway handlers run on discordgo's reader (SyncEvents) and hand each
 //     interaction, decoded lean (discordapi.DecodeInteraction), to workers.go: an idle
 //     worker goroutine or a new one, never a queue.
-//   - play.go, bank.go, economy.go, admin.go: the handlers.
+//   - play.go, bank.go, economy.go, admin.go: the handlers; economy.go also holds a
+//     server's give rules (GiveRules: rounds played, account age, a daily cap), which
+//     its admin sets with /pontoon settings.
 //   - publish.go: the public messages (tables, offers, auctions), edited with no table
 //     lock, hold or lease held and coalesced per table. A click that updates the table
 //     message in its own answer (updateTable) claims the message first, so that the
@@ -36,9 +41,14 @@
 //   - stats.go: /pontoon stats and the leaderboard by net winnings; words.go: each
 //     action's own refusal (err.cannot_now.<verb>).
 //   - fair.go: fairness and advice: /pontoon seed, /pontoon odds (simulated
-//     once per rule set after a deferred reply, kept in the store), the bank offer's
+//     once per rule set after a deferred reply, kept in the store; odds.go: one
+//     simulation at a time per process and an hourly budget per server), the bank offer's
 //     fair-price hint, the Hint button (game/sim's Advise), "Shoot & twist" (R9.4) and the
 //     revealed server seed in /pontoon history's file.
+//   - cache.go: the bounded caches (members' names and languages, servers' settings and
+//     locales, tables' pictures, fair-price hints, odds budgets), least recently used out
+//     first; idle.go: the sweep that drops tables idle between rounds from memory
+//     (table.DropIdle).
 //   - perms.go: who counts as a server admin (Manage Server or Administrator).
 //   - observe.go: what the bot tells its Recorder (package metrics) of each interaction,
 //     the interaction's logger, and the live counts read at scrape time.

@@ -281,9 +281,10 @@ func TestStopAfterThisRoundSurvivesARestart(t *testing.T) {
 	h.audit()
 }
 
-// Offers live in memory, so a restart ends them; the offer's message then
-// says it has expired and keeps no buttons, instead of looking live.
-func TestOfferSaysExpiredAfterARestart(t *testing.T) {
+// An offer lives in the store from the command that makes it to the answer that ends
+// it, so a restart keeps it: its message keeps its buttons, and the buyer's Accept after
+// the restart buys the bank at the price offered (R6.3).
+func TestAnOfferSurvivesARestart(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	h.deck.push(cutFor(t, 0, 2))
@@ -295,16 +296,21 @@ func TestOfferSaysExpiredAfterARestart(t *testing.T) {
 	h.waitTable("The round is settled")
 	h.cmd(alice, group("bank", "sell", userOpt("member", bob), intOpt("price", 10)))
 	offer := h.waitOffer()
+	sellerBefore, buyerBefore := h.balance(alice), h.balance(bob)
 	h.stop()
 	h.start()
-	live := func() bool {
-		m := h.fake.Message(channelID, offer.ID)
-		return m != nil && (!strings.Contains(m.Content, "has expired") || len(components(m)) > 0)
-	}
-	assert.Eventually(t, func() bool { return !live() }, 10*time.Second, 20*time.Millisecond, "after the restart the offer still looks live")
 	m := h.fake.Message(channelID, offer.ID)
 	require.NotNil(t, m)
-	t.Logf("the offer after the restart: %q, %d buttons", m.Content, len(components(m)))
+	require.NotContains(t, m.Content, "has expired", "the restart ended the offer")
+	id, ok := customID(m, "pt:offer:", ".accept")
+	require.True(t, ok, "the offer lost its buttons at the restart")
+	r, err := h.fake.Click(channelID, m.ID, bob, id)
+	require.NoError(t, err)
+	require.Contains(t, text(r.Message), "bought the bank")
+	h.waitTable("Bank\n<@" + bob + ">")
+	assert.Equal(t, sellerBefore+10, h.balance(alice), "the seller is paid the price offered before the restart")
+	assert.Equal(t, buyerBefore-10, h.balance(bob))
+	h.audit()
 }
 
 // R9.8: the kitty's top-up between rounds commits, and the bot stops

@@ -108,7 +108,7 @@ func TestJoinsDuringASlowTableEditAreApplied(t *testing.T) {
 // its edit at the stop is drawn again, once.
 func TestRestartRedrawsOnlyTheMessageThatIsBehind(t *testing.T) {
 	const n = 40
-	h := shootRoundPlayedWith(t, nil)
+	h := shootRoundPlayedWith(t, func(o *bot.Options) { o.MaxOpenTables = n + 1 }) // n tables past the shoot table, in one server
 	channels := make([]string, n)
 	tableIn := func(ch string) *discordgo.Message {
 		var last *discordgo.Message

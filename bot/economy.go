@@ -1,13 +1,73 @@
 package bot
 
 import (
+	"context"
 	"errors"
+	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/view"
+	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/store"
 )
 
 // Chips outside a table: balances, standings, daily chips, gifts and grants.
+
+// GiveRules say who may give chips to whom (/pontoon give) and how many: a server's
+// guard against a member feeding themself from alternate accounts, each minted the
+// starting chips at first use. A zero field turns its rule off.
+type GiveRules struct {
+	// MinRounds is how many rounds the giver and the receiver must each have played in
+	// the server (as a player or as the banker).
+	MinRounds int
+	// MinAccountAge is how old the giver's and the receiver's Discord accounts must be,
+	// told by their ids (a snowflake carries its creation time).
+	MinAccountAge time.Duration
+	// DailyCap is the most chips one member gives in any 24 hours (store.GiftWindow).
+	DailyCap int64
+}
+
+// giveRules are the server's give rules: the configured ones, with what its admin set
+// through /pontoon settings in their place.
+func (b *Bot) giveRules(ctx context.Context, guild string) GiveRules {
+	r := b.opt.Give
+	if g := b.lang.get(ctx, guild).Give; g != nil {
+		if g.MinRounds != nil {
+			r.MinRounds = *g.MinRounds
+		}
+		if g.MinAccountDays != nil {
+			// Bounded before the multiplication: the option's range is Discord's to
+			// enforce, and a day count past it must not wrap around.
+			days := min(max(*g.MinAccountDays, 0), config.MaxGiveMinAccountDays)
+			r.MinAccountAge = time.Duration(days) * 24 * time.Hour
+		}
+		if g.DailyCap != nil {
+			r.DailyCap = *g.DailyCap
+		}
+	}
+	return r
+}
+
+// mayGive refuses, naming the rule, a member the server's give rules keep from giving
+// or receiving.
+func (b *Bot) mayGive(c *ictx, r GiveRules, member string) error {
+	if r.MinAccountAge > 0 {
+		// A member id that is no snowflake (never from Discord) has no age to hold against it.
+		if created, err := discordgo.SnowflakeTimestamp(member); err == nil && c.now.Sub(created) < r.MinAccountAge {
+			return refuse("err.give_account_age", "Player", view.Mention(member), "Days", int64(r.MinAccountAge/(24*time.Hour)))
+		}
+	}
+	if r.MinRounds > 0 {
+		st, err := b.st.Stats(c.ctx, c.guild, member)
+		if err != nil {
+			return err
+		}
+		if st.Rounds < r.MinRounds { // as a player or as the banker
+			return refuse("err.give_rounds", "Player", view.Mention(member), "Rounds", r.MinRounds, "Played", st.Rounds)
+		}
+	}
+	return nil
+}
 
 func (b *Bot) cmdBalance(c *ictx, o options) error {
 	member := c.user
@@ -124,13 +184,19 @@ func (b *Bot) cmdGive(c *ictx, o options) error {
 	case to == c.user:
 		return refuse("err.self_transfer")
 	}
+	rules := b.giveRules(c.ctx, c.guild)
+	for _, m := range []string{c.user, to} {
+		if err := b.mayGive(c, rules, m); err != nil {
+			return err
+		}
+	}
 	if _, _, err := b.st.EnsureWallet(c.ctx, c.guild, c.user, b.opt.StartingChips, c.now); err != nil {
 		return err
 	}
 	if _, _, err := b.st.EnsureWallet(c.ctx, c.guild, to, b.opt.StartingChips, c.now); err != nil {
 		return err
 	}
-	from, _, err := b.st.Give(c.ctx, c.guild, c.user, to, amount, c.now)
+	from, _, err := b.st.Give(c.ctx, c.guild, c.user, to, amount, rules.DailyCap, c.now)
 	if err != nil {
 		return err
 	}

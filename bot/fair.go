@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ import (
 // fairStore keeps the odds once per rule set and tells a round's revealed seed.
 type fairStore interface {
 	Odds(ctx context.Context, rules string, seats int) (string, bool, error)
-	SaveOdds(ctx context.Context, rules string, seats int, report string, now time.Time) error
+	SaveOdds(ctx context.Context, rules string, seats int, report string, now time.Time, keep int) error
 	RoundSeed(ctx context.Context, roundID int64) (store.ShuffleSeed, bool, error)
 }
 
@@ -62,9 +63,12 @@ func (b *Bot) cmdSeed(c *ictx, o options) error {
 	return b.privateText(c, b.cat.T(c.lang, "seed.added", "Seed", text, "Count", n))
 }
 
-// oddsKey is the rule set as the store keeps it, and the table size simulated.
+// oddsKey is the rule set as the store keeps it, and the table size simulated. Rule
+// sets the simulation plays alike (sim.Canonical: other stake limits with the same flat
+// stake, kitty limits it does not read) share one key, so naming them costs no new
+// simulation.
 func oddsKey(rules game.Rules, seated int) (string, int) {
-	raw, _ := json.Marshal(rules)
+	raw, _ := json.Marshal(sim.Canonical(rules))
 	return string(raw), min(max(seated, 2), 8)
 }
 
@@ -82,21 +86,36 @@ func (b *Bot) cachedOdds(ctx context.Context, rules game.Rules, seated int) (sim
 	return rep, true
 }
 
-// odds is the report for the rule set, simulated and kept the first time.
+// odds is the report for the rule set, simulated and kept the first time: one
+// simulation at a time in the process (odds.go), and a rule set simulated while this
+// one waited is not simulated again.
 func (b *Bot) odds(ctx context.Context, rules game.Rules, seated int) (sim.Report, error) {
 	if rep, ok := b.cachedOdds(ctx, rules, seated); ok {
 		return rep, nil
 	}
+	wait, cancel := context.WithTimeout(ctx, oddsWait)
+	release, ok := b.sims.acquire(wait, b.stop)
+	cancel()
+	if !ok {
+		return sim.Report{}, refuse("err.odds_busy")
+	}
+	defer release()
+	if rep, ok := b.cachedOdds(ctx, rules, seated); ok {
+		return rep, nil
+	}
 	key, seats := oddsKey(rules, seated)
+	b.log.Debug("simulating odds", "seats", seats)
+	started := time.Now()
 	rep, err := sim.Simulate(sim.Config{Rules: rules, Seats: seats, Rounds: oddsRounds, Seed: oddsSeed})
 	if err != nil {
 		return sim.Report{}, err
 	}
+	b.log.Debug("odds simulated", "seats", seats, "took", time.Since(started).Round(time.Millisecond))
 	raw, err := json.Marshal(rep)
 	if err != nil {
 		return sim.Report{}, err
 	}
-	if err := b.st.SaveOdds(ctx, key, seats, string(raw), b.now()); err != nil {
+	if err := b.st.SaveOdds(ctx, key, seats, string(raw), b.now(), b.opt.OddsKept); err != nil {
 		b.log.Warn("odds not kept", "err", err)
 	}
 	return rep, nil
@@ -123,7 +142,8 @@ func ownEffects(rules game.Rules, rep sim.Report) []sim.Effect {
 
 // cmdOdds answers with the table's banker's edge (or the server's defaults' without a
 // table). A rule set met for the first time is simulated after a deferred reply, so the
-// answer is in time however long the simulation takes.
+// answer is in time however long the simulation takes, within the server's hourly
+// budget of new simulations (odds.go): past it the member is told the limit at once.
 func (b *Bot) cmdOdds(c *ictx, _ options) error {
 	rules, _ := b.serverDefaults(c.ctx, c.guild)
 	seated := 5
@@ -134,6 +154,9 @@ func (b *Bot) cmdOdds(c *ictx, _ options) error {
 	if rep, ok := b.cachedOdds(c.ctx, rules, seated); ok {
 		return b.private(c, b.view.Odds(c.lang, rep, ownEffects(rules, rep)))
 	}
+	if ok, again := b.sims.take(c.guild, c.now); !ok {
+		return refuse("err.odds_rate", "Limit", b.opt.OddsPerHour, "When", view.RelTime(again))
+	}
 	i, lang := c.i, c.lang
 	c.afterReply(func(ctx context.Context) {
 		rep, err := b.odds(ctx, rules, seated)
@@ -143,7 +166,9 @@ func (b *Bot) cmdOdds(c *ictx, _ options) error {
 			if !ok {
 				log = b.log
 			}
-			log.Error("odds", "err", err)
+			if r := (*table.Refusal)(nil); !errors.As(err, &r) {
+				log.Error("odds", "err", err)
+			}
 			m = view.Message{Content: "⛔ " + b.words(lang, err, log)}
 		} else {
 			m = b.view.Odds(lang, rep, ownEffects(rules, rep))
@@ -167,8 +192,8 @@ func (b *Bot) fairPrice(ctx context.Context, lang string, t *table.Table, comput
 	key, seats := oddsKey(s.Config.Rules, len(s.Seats))
 	key += "|" + strconv.Itoa(seats)
 	if !ok {
-		if v, found := b.hints.Load(key); found {
-			res, ok = v.(sim.Result), true
+		if v, found := b.hints.Get(key); found {
+			res, ok = v, true
 		}
 	}
 	if !ok && compute {
@@ -177,7 +202,7 @@ func (b *Bot) fairPrice(ctx context.Context, lang string, t *table.Table, comput
 			b.log.Warn("fair price not simulated", "err", err)
 			return ""
 		}
-		b.hints.Store(key, res)
+		b.hints.Add(key, res)
 		ok = true
 	}
 	if !ok {

@@ -2,9 +2,9 @@ package bot
 
 import (
 	"context"
-	"sync"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
 )
 
@@ -15,10 +15,11 @@ type memberLanguageStore interface {
 }
 
 // memberLanguages caches the members' choices (read once, written through), so an
-// interaction reads the store at most once per member per server.
+// interaction of a recent member reads no store; the cache keeps the members used
+// most recently (Options.CacheEntries), and one it let go is read again.
 type memberLanguages struct {
 	st    memberLanguageStore
-	cache sync.Map // guild + "/" + member -> string ("" for no choice)
+	cache *lru.Cache[string, string] // guild + "/" + member -> language ("" for no choice)
 }
 
 // get is the member's own choice in the server, or "".
@@ -27,14 +28,14 @@ func (l *memberLanguages) get(ctx context.Context, guild, member string) string 
 		return ""
 	}
 	key := guild + "/" + member
-	if v, ok := l.cache.Load(key); ok {
-		return v.(string)
+	if v, ok := l.cache.Get(key); ok {
+		return v
 	}
 	lang, err := l.st.MemberLanguage(ctx, guild, member)
 	if err != nil {
 		return "" // not cached: read again next time
 	}
-	l.cache.Store(key, lang)
+	l.cache.Add(key, lang)
 	return lang
 }
 
@@ -42,7 +43,7 @@ func (l *memberLanguages) set(ctx context.Context, guild, member, lang string, n
 	if err := l.st.SetMemberLanguage(ctx, guild, member, lang, now); err != nil {
 		return err
 	}
-	l.cache.Store(guild+"/"+member, lang)
+	l.cache.Add(guild+"/"+member, lang)
 	return nil
 }
 

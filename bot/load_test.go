@@ -125,7 +125,7 @@ func BenchmarkLoad(b *testing.B) {
 			}
 			defer st.Close()
 			bt, err := bot.New(st, bot.Options{Token: "test-token", APIURL: fake.URL(), TurnTimer: time.Minute, EditDelay: 200 * time.Millisecond,
-				StartingChips: 1000})
+				StartingChips: 1000, MaxOpenTables: tables})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -21,6 +21,8 @@ type Recorder interface {
 	// Interaction reports one answered interaction: its kind (interactionKind), its
 	// outcome ("answered", "refused" or "failed"), the reason code of a refusal or
 	// failure (outcomeOf) and the time from its arrival to Discord accepting the answer.
+	// A redelivery of an interaction applied before, which gets no answer, is reported
+	// with outcome "redelivered" and the time it took to tell.
 	Interaction(kind, outcome, reason string, d time.Duration)
 }
 
@@ -118,6 +120,8 @@ func outcomeOf(err error) (outcome, reason string) {
 		return "refused", string(ge.Code)
 	case errors.As(err, &cd):
 		return "refused", "cooldown"
+	case errors.Is(err, store.ErrGiftCap):
+		return "refused", "give_cap"
 	case errors.As(err, &ins):
 		return "refused", "insufficient_chips"
 	case errors.Is(err, store.ErrSelfTransfer):

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/bwmarrin/discordgo"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
@@ -18,11 +19,12 @@ import (
 // goroutine: no member's answer waits for a render or an upload, and a failed upload
 // only leaves the text embed to speak for the table.
 
-// pictures remembers, per table, which message holds which moment's picture. It is a
-// leaf lock, like the publisher's own.
+// pictures remembers, per table, which message holds which moment's picture, for the
+// tables used most recently (Options.CacheEntries): one it let go is drawn as after a
+// restart. It is a leaf lock, like the publisher's own.
 type pictures struct {
 	mu sync.Mutex
-	m  map[int64]picState
+	m  *lru.Cache[int64, picState]
 }
 
 type picState struct {
@@ -35,7 +37,7 @@ type picState struct {
 func (ps *pictures) get(tableID int64, message string) picState {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	st := ps.m[tableID]
+	st, _ := ps.m.Get(tableID)
 	if st.message != message {
 		return picState{message: message} // a new message (a repost): no picture on it yet
 	}
@@ -45,10 +47,7 @@ func (ps *pictures) get(tableID int64, message string) picState {
 func (ps *pictures) put(tableID int64, st picState) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	if ps.m == nil {
-		ps.m = map[int64]picState{}
-	}
-	ps.m[tableID] = st
+	ps.m.Add(tableID, st)
 }
 
 // shown reports whether the table's message holds the picture, so that an interaction's
@@ -78,11 +77,10 @@ func (b *Bot) publicTable(s *table.Snapshot, m view.Message) view.Message {
 // memberName is a member's name for the picture, as their last interaction showed it.
 func (b *Bot) memberName(guild string) view.Names {
 	return func(member string) (string, string, bool) {
-		v, ok := b.names.Load(guild + "/" + member)
+		n, ok := b.names.Get(guild + "/" + member)
 		if !ok {
 			return "", "", false
 		}
-		n := v.([2]string)
 		return n[0], n[1], true
 	}
 }
@@ -106,10 +104,10 @@ func (b *Bot) noteName(i *discordgo.Interaction) {
 		fallback = name
 	}
 	key := i.GuildID + "/" + u.ID
-	if v, ok := b.names.Load(key); ok && v.([2]string) == [2]string{name, fallback} {
+	if v, ok := b.names.Get(key); ok && v == [2]string{name, fallback} {
 		return
 	}
-	b.names.Store(key, [2]string{name, fallback})
+	b.names.Add(key, [2]string{name, fallback})
 }
 
 // editTable edits a table's public message to m, the snapshot's rendering, attaching a

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
 	"github.com/pontoon-bot/pontoon/game"
+	"github.com/pontoon-bot/pontoon/store"
 )
 
 // The table's own commands and components: open, stop, seats, deal, panels and actions.
@@ -102,6 +104,9 @@ func (b *Bot) cmdStart(c *ictx, o options) error {
 	}
 	t, snap, err := b.tables.Open(c.ctx, table.OpenParams{Guild: c.guild, Channel: c.channel, Host: c.user,
 		Config: table.Config{Rules: rules, TurnTimer: turn.String()}})
+	if errors.Is(err, store.ErrTooManyTables) {
+		return refuse("err.too_many_tables", "Limit", b.opt.MaxOpenTables)
+	}
 	if err != nil {
 		return err
 	}

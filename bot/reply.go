@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
@@ -99,8 +100,11 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, arrived time
 	kind := interactionKind(i)
 	c = &ictx{ctx: ctx, i: i, guild: i.GuildID, channel: i.ChannelID, now: b.now(),
 		kind: kind, arrived: arrived, log: interactionLogger(b.log, i, kind)}
-	// What the table logs while doing this interaction's command carries its ids too.
-	c.ctx = table.WithLogger(ctx, c.log)
+	// What the table logs while doing this interaction's command carries its ids too,
+	// and what the store writes for it records its id in the same transaction
+	// (store.WithInteraction): a redelivery, here or on another replica, before or after
+	// a restart, finds it there and changes nothing.
+	c.ctx = store.WithInteraction(table.WithLogger(ctx, c.log), i.ID, c.now)
 	if i.Member != nil && i.Member.User != nil {
 		c.user, c.perms = i.Member.User.ID, i.Member.Permissions
 	} else if i.User != nil {
@@ -120,23 +124,67 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, arrived time
 		return c
 	}
 	// A redelivered interaction (same id) was answered the first time; answering again
-	// would be refused by Discord. Ids are remembered in memory, so looking writes
-	// nothing; an action also records its id with it in the store (ApplyAction), so even
-	// after a restart it is never applied twice.
+	// would be refused by Discord. The store is the truth (redelivered, below); the ids
+	// this process has seen are only a first filter that spares it the work.
 	if !b.seen.first(i.ID) {
+		b.opt.Recorder.Interaction(c.kind, "redelivered", "", time.Since(c.arrived))
 		return nil
 	}
 	b.noteName(i)
-	if !b.share(c) {
+	b.share(c)
+	if c.resp == nil { // else refused before routing
+		if err := b.routeShared(c); err != nil {
+			b.fail(c, err)
+		}
+	}
+	if b.redelivered(c) {
+		c.log.Debug("interaction applied before: no second answer")
+		c.done()
+		b.opt.Recorder.Interaction(c.kind, "redelivered", "", time.Since(c.arrived))
 		return nil
 	}
-	if c.resp != nil {
-		return c // refused before routing
-	}
-	if err := b.routeShared(c); err != nil {
-		b.fail(c, err)
-	}
 	return c
+}
+
+// redelivered reports whether the interaction is a delivery of one that an earlier
+// delivery applied, whose answer is then not this one's to give. A delivery that
+// changed something is the first (the store let it record the id); one the store
+// refused as a duplicate is not. One that changed nothing and is refused is asked
+// about: a redelivered click is usually refused before any write (its panel is out of
+// date once the first delivery applied it), and the refusal would be a second answer.
+// One that changed nothing and is not refused only showed something, and is answered.
+func (b *Bot) redelivered(c *ictx) bool {
+	switch {
+	case store.Applied(c.ctx):
+		return false
+	case errors.Is(c.shown, store.ErrDuplicateInteraction):
+		return true
+	case c.shown == nil:
+		return false
+	}
+	var tableID int64
+	var round int
+	if id, ok := view.ParseID(customID(c.i)); ok {
+		tableID, round = id.Table, id.Round // an action is recorded in its round's row
+	}
+	applied, err := b.st.InteractionApplied(c.ctx, c.i.ID, tableID, round)
+	if err != nil {
+		c.log.Warn("could not tell whether the interaction was applied before; answering it", "err", err)
+		return false
+	}
+	return applied
+}
+
+// customID is the custom id of the component clicked or the modal submitted; "" for a
+// command.
+func customID(i *discordgo.Interaction) string {
+	switch i.Type {
+	case discordgo.InteractionMessageComponent:
+		return i.MessageComponentData().CustomID
+	case discordgo.InteractionModalSubmit:
+		return i.ModalSubmitData().CustomID
+	}
+	return ""
 }
 
 // send delivers the interaction's one initial response. Handlers only record it, so it
@@ -249,6 +297,7 @@ func (b *Bot) words(lang string, err error, log *slog.Logger) string {
 	var ge *game.Error
 	var ins *store.InsufficientChipsError
 	var cd *store.CooldownError
+	var gc *store.GiftCapError
 	switch {
 	case errors.As(err, &r):
 		args := make([]any, len(r.Args))
@@ -263,6 +312,8 @@ func (b *Bot) words(lang string, err error, log *slog.Logger) string {
 		return b.gameErrText(lang, ge, log)
 	case errors.As(err, &cd):
 		return b.cat.T(lang, "daily.cooldown", "When", view.RelTime(cd.Next))
+	case errors.As(err, &gc):
+		return b.cat.T(lang, "err.give_cap", "Cap", gc.Cap, "Given", gc.Given, "Left", gc.Left())
 	case errors.As(err, &ins):
 		return b.cat.T(lang, "err.store_insufficient", "Need", ins.Need, "Have", ins.Have)
 	case errors.Is(err, store.ErrSelfTransfer):
@@ -328,25 +379,35 @@ type guildSettings struct {
 	Language  string          `json:"language,omitempty"`
 	Rules     json.RawMessage `json:"rules,omitempty"`
 	TurnTimer string          `json:"turn_timer,omitempty"`
+	Give      *giveSettings   `json:"give,omitempty"`
 }
 
-// languages chooses the language of a server's public messages and keeps each server's
-// settings in memory (read once, written through), so an interaction reads none.
+// giveSettings are the give rules a server's admin set; nil fields keep the
+// configured ones (Options.Give).
+type giveSettings struct {
+	MinRounds      *int   `json:"min_rounds,omitempty"`
+	MinAccountDays *int   `json:"min_account_days,omitempty"`
+	DailyCap       *int64 `json:"daily_cap,omitempty"`
+}
+
+// languages chooses the language of a server's public messages and keeps the settings
+// of the servers used most recently in memory (read once, written through; size of them,
+// Options.CacheEntries), so an interaction reads none.
 type languages struct {
 	st       settingsStore
 	fallback string
-	locales  sync.Map // guild id -> the guild_locale its last interaction carried
-	settings sync.Map // guild id -> guildSettings
+	locales  *lru.Cache[string, string]        // guild id -> the guild_locale its last interaction carried
+	settings *lru.Cache[string, guildSettings] // guild id -> its settings
 }
 
-func newLanguages(st settingsStore, fallback string) *languages {
-	return &languages{st: st, fallback: fallback}
+func newLanguages(st settingsStore, fallback string, size int) *languages {
+	return &languages{st: st, fallback: fallback, locales: newCache[string, string](size), settings: newCache[string, guildSettings](size)}
 }
 
 // get is a server's settings.
 func (l *languages) get(ctx context.Context, guild string) guildSettings {
-	if v, ok := l.settings.Load(guild); ok {
-		return v.(guildSettings)
+	if v, ok := l.settings.Get(guild); ok {
+		return v
 	}
 	var s guildSettings
 	raw, err := l.st.GuildSettings(ctx, guild)
@@ -356,7 +417,7 @@ func (l *languages) get(ctx context.Context, guild string) guildSettings {
 	if raw != "" {
 		_ = json.Unmarshal([]byte(raw), &s)
 	}
-	l.settings.Store(guild, s)
+	l.settings.Add(guild, s)
 	return s
 }
 
@@ -369,7 +430,7 @@ func (l *languages) set(ctx context.Context, guild string, s guildSettings, now 
 	if err := l.st.SetGuildSettings(ctx, guild, string(js), now); err != nil {
 		return err
 	}
-	l.settings.Store(guild, s)
+	l.settings.Add(guild, s)
 	return nil
 }
 
@@ -379,11 +440,11 @@ func (l *languages) set(ctx context.Context, guild string, s guildSettings, now 
 // guild's last interaction carried.
 func (l *languages) public(ctx context.Context, guild, guildLocale string) string {
 	if guildLocale != "" {
-		if v, ok := l.locales.Load(guild); !ok || v.(string) != guildLocale {
-			l.locales.Store(guild, guildLocale)
+		if v, ok := l.locales.Get(guild); !ok || v != guildLocale {
+			l.locales.Add(guild, guildLocale)
 		}
-	} else if v, ok := l.locales.Load(guild); ok {
-		guildLocale = v.(string)
+	} else if v, ok := l.locales.Get(guild); ok {
+		guildLocale = v
 	}
 	if s := l.get(ctx, guild); i18n.Supported(s.Language) {
 		return s.Language

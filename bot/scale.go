@@ -145,10 +145,6 @@ func (b *Bot) disconnect() error {
 	return nil
 }
 
-// errAnswered is Route's error for an interaction answered before: a redelivery gets no
-// second answer (Discord would refuse it), so the endpoint answers 500 and nothing changes.
-var errAnswered = errors.New("interaction already answered")
-
 // Route answers one interaction POSTed to the HTTP endpoint (package httpin): the same
 // answer as over the gateway, returned as the HTTP body instead of posted to the
 // callback route; the work that waits on Discord runs once the answer is out.
@@ -161,7 +157,8 @@ func (b *Bot) Route(ctx context.Context, ic *discordgo.InteractionCreate) (*disc
 	defer cancel()
 	c := b.answer(actx, ic.Interaction, time.Now())
 	if c == nil {
-		return nil, errAnswered
+		// Answered before (a redelivery): no second answer, and nothing changes.
+		return nil, httpin.ErrAnswered
 	}
 	if c.resp == nil {
 		c.done()
@@ -188,13 +185,8 @@ func (b *Bot) REST() *discordgo.Session { return b.s }
 // PostgreSQL, and Discord's load balancer may send any click to any of them. Each
 // interaction that names a table is answered under the table's lease (table.Manager's
 // Hold), which rebuilds a copy another replica has changed; the interaction's id is
-// recorded in the store first, so a redelivery or a double click that reaches another
-// replica is refused there too.
-
-// interactionMemory records interaction ids in the store; *store.Store has it.
-type interactionMemory interface {
-	RememberInteraction(ctx context.Context, id string, now time.Time) (first bool, err error)
-}
+// recorded in the transaction of its effect (store.WithInteraction), so a redelivery
+// that reaches another replica changes nothing there and gets no answer.
 
 // newHolder names this process in the tables' leases: random, so that a restarted
 // replica never takes its predecessor's copy for current. It reads crypto/rand, not
@@ -208,32 +200,20 @@ func newHolder() string {
 // shared reports whether this process shares its tables with other replicas.
 func (b *Bot) shared() bool { return b.sharing }
 
-// share prepares an interaction for a shared table: it drops one answered by another
-// replica (false), and otherwise claims the table it names, or records why it cannot
-// as c's answer. The hold ends with c.done, once the reply is out, so that no other
-// replica's answer about the table can overtake this one.
-func (b *Bot) share(c *ictx) bool {
+// share prepares an interaction for a shared table: it claims the table it names, or
+// records why it cannot as c's answer. The hold ends with c.done, once the reply is
+// out, so that no other replica's answer about the table can overtake this one.
+func (b *Bot) share(c *ictx) {
 	if !b.shared() {
-		return true
-	}
-	if mem, ok := b.st.(interactionMemory); ok {
-		first, err := mem.RememberInteraction(c.ctx, c.i.ID, c.now)
-		if err != nil {
-			b.fail(c, err)
-			return true
-		}
-		if !first {
-			return false
-		}
+		return
 	}
 	id := b.heldTable(c)
 	release, err := b.tables.Hold(c.ctx, id)
 	if err != nil {
 		b.fail(c, err)
-		return true
+		return
 	}
 	c.release = release
-	return true
 }
 
 // heldTable is the table an interaction is about: the one its custom id names, or for a
@@ -269,8 +249,10 @@ func (c *ictx) done() {
 	}
 }
 
-// sharedStore is the store's lease methods when this process shares its tables.
-func sharedStore(st Store, sc Scale) table.Shared {
+// sharedStore is the store's leases when this process shares its tables with other
+// processes (HTTP replicas on one PostgreSQL); nil when it is the only one that writes
+// them.
+func sharedStore(st Store, sc Scale) table.Leases {
 	if !sc.HTTP {
 		return nil
 	}
@@ -280,7 +262,7 @@ func sharedStore(st Store, sc Scale) table.Shared {
 	if d, ok := st.(interface{ Dialect() string }); ok && d.Dialect() == "sqlite" {
 		return nil
 	}
-	if sh, ok := st.(table.Shared); ok {
+	if sh, ok := st.(table.Leases); ok {
 		return sh
 	}
 	return nil

@@ -44,15 +44,17 @@ type Config struct {
 	Game     Game
 	Admin    Admin
 	Runtime  Runtime
+	Limits   Limits
 }
 
 // Discord is how the bot reaches Discord.
 type Discord struct {
-	Token         Secret // the bot token; required to serve
-	ApplicationID string // the application's id; "" means read it from READY
-	GuildID       string // register commands in this guild only (development); "" means globally
-	APIURL        string // Discord's base URL, https://discord.com; tests point it at a fake
-	Scale         Scale  // shards and the HTTP interactions endpoint (scale.go)
+	Token         Secret   // the bot token; required to serve
+	ApplicationID string   // the application's id; "" means read it from READY
+	GuildID       string   // register commands in this guild only (development); "" means globally
+	APIURL        string   // Discord's base URL, https://discord.com; tests point it at a fake
+	Scale         Scale    // shards and the HTTP interactions endpoint (scale.go)
+	Endpoint      Endpoint // the HTTP interactions endpoint's timeouts and connections (endpoint.go)
 }
 
 // Database is where the state lives: a SQLite file by default, or a
@@ -85,9 +87,14 @@ type Log struct {
 // Admin is the operators' listener: metrics, health checks and profiling.
 type Admin struct {
 	// Listen is the host:port of the admin HTTP listener serving /metrics, /healthz,
-	// /readyz and /debug/pprof/; "" (the default) serves none. Keep it on loopback or a
-	// private network: it has no authentication.
+	// /readyz and, with Pprof, /debug/pprof/; "" (the default) serves none.
 	Listen string
+	// Token, when set, is the bearer token every admin endpoint but /healthz requires
+	// (Authorization: Bearer <token>). Without it anyone who reaches Listen reads the
+	// metrics: keep Listen on loopback or set a token.
+	Token Secret
+	// Pprof serves Go's profiles under /debug/pprof/; off by default.
+	Pprof bool
 }
 
 // Runtime tunes the Go runtime the bot runs on. The defaults are measured
@@ -123,6 +130,32 @@ type Game struct {
 	Rules        map[string]any
 	BankOfferTTL time.Duration // how long an offer to sell the bank stands
 	BidWindow    time.Duration // how long an auction of the bank takes bids
+
+	// Who may give chips (/pontoon give), until a server's admin sets its own: giver
+	// and receiver must have played GiveMinRounds rounds in the server and hold a
+	// Discord account at least GiveMinAccountAge old, and one member gives at most
+	// GiveDailyCap chips in 24 hours. 0 turns each rule off.
+	GiveMinRounds     int64
+	GiveMinAccountAge time.Duration
+	GiveDailyCap      int64
+}
+
+// Limits bound what members can make one process hold or compute.
+type Limits struct {
+	// MaxOpenTables is how many tables one server may have open at once.
+	MaxOpenTables int
+	// OddsPerHour is how many rule sets whose odds are not kept yet one server may
+	// have simulated per hour (/pontoon odds); kept odds are answered at any rate.
+	OddsPerHour int
+	// OddsKept is how many simulated odds the database keeps (rule set and table
+	// size each); past it the oldest go, to be simulated again when asked for.
+	OddsKept int
+	// IdleTable is how long an open table between rounds stays in memory with no
+	// click; it is loaded from the database again on the next one.
+	IdleTable time.Duration
+	// CacheEntries bounds each of the process's caches of members (names and
+	// languages), servers and tables (settings, pictures, fair-price hints).
+	CacheEntries int
 }
 
 // RulesJSON returns the default house rules as a JSON object, the form
@@ -147,7 +180,7 @@ func (l Log) SlogLevel() slog.Level {
 // Default returns the configuration with every default and no token.
 func Default() Config {
 	return Config{
-		Discord:  Discord{APIURL: "https://discord.com"},
+		Discord:  Discord{APIURL: "https://discord.com", Endpoint: defaultEndpoint()},
 		Database: Database{Path: "pontoon.db", Synchronous: "normal"},
 		Log:      Log{Level: "info", Format: "text"},
 		Runtime:  Runtime{MaxProcs: 1, GCPercent: 200},
@@ -159,7 +192,15 @@ func Default() Config {
 			Rules:         DefaultRules(),
 			BankOfferTTL:  2 * time.Minute,
 			BidWindow:     60 * time.Second,
+
+			// A casual server's guard against chips fed from alternate accounts: a
+			// week-old account that has played a few rounds may give what one
+			// member starts with, once a day.
+			GiveMinRounds:     5,
+			GiveMinAccountAge: 7 * 24 * time.Hour,
+			GiveDailyCap:      1000,
 		},
+		Limits: Limits{MaxOpenTables: 25, OddsPerHour: 10, OddsKept: 1000, IdleTable: 30 * time.Minute, CacheEntries: 10000},
 	}
 }
 
@@ -238,6 +279,12 @@ var fields = []field{
 		func(c *Config, v any) error { return decodeInt(v, &c.Game.DailyAmount) }},
 	{"game.daily_cooldown", func(c *Config) any { return c.Game.DailyCooldown },
 		func(c *Config, v any) error { return decodeDuration(v, &c.Game.DailyCooldown) }},
+	{"game.give_min_rounds", func(c *Config) any { return c.Game.GiveMinRounds },
+		func(c *Config, v any) error { return decodeInt(v, &c.Game.GiveMinRounds) }},
+	{"game.give_min_account_age", func(c *Config) any { return c.Game.GiveMinAccountAge },
+		func(c *Config, v any) error { return decodeDuration(v, &c.Game.GiveMinAccountAge) }},
+	{"game.give_daily_cap", func(c *Config) any { return c.Game.GiveDailyCap },
+		func(c *Config, v any) error { return decodeInt(v, &c.Game.GiveDailyCap) }},
 	{"game.language", func(c *Config) any { return c.Game.Language },
 		func(c *Config, v any) error { return decodeString(v, &c.Game.Language) }},
 	{"game.bank_offer_ttl", func(c *Config) any { return c.Game.BankOfferTTL },
@@ -246,10 +293,24 @@ var fields = []field{
 		func(c *Config, v any) error { return decodeDuration(v, &c.Game.BidWindow) }},
 	{"admin.listen", func(c *Config) any { return c.Admin.Listen },
 		func(c *Config, v any) error { return decodeString(v, &c.Admin.Listen) }},
+	{"admin.token", func(c *Config) any { return c.Admin.Token },
+		func(c *Config, v any) error { return decodeSecret(v, &c.Admin.Token) }},
+	{"admin.pprof", func(c *Config) any { return c.Admin.Pprof },
+		func(c *Config, v any) error { return decodeBool(v, &c.Admin.Pprof) }},
 	{"runtime.max_procs", func(c *Config) any { return int64(c.Runtime.MaxProcs) },
 		func(c *Config, v any) error { return decodeSmallInt(v, &c.Runtime.MaxProcs) }},
 	{"runtime.gc_percent", func(c *Config) any { return int64(c.Runtime.GCPercent) },
 		func(c *Config, v any) error { return decodeSmallInt(v, &c.Runtime.GCPercent) }},
+	{"limits.max_open_tables", func(c *Config) any { return int64(c.Limits.MaxOpenTables) },
+		func(c *Config, v any) error { return decodeSmallInt(v, &c.Limits.MaxOpenTables) }},
+	{"limits.odds_per_hour", func(c *Config) any { return int64(c.Limits.OddsPerHour) },
+		func(c *Config, v any) error { return decodeSmallInt(v, &c.Limits.OddsPerHour) }},
+	{"limits.odds_kept", func(c *Config) any { return int64(c.Limits.OddsKept) },
+		func(c *Config, v any) error { return decodeSmallInt(v, &c.Limits.OddsKept) }},
+	{"limits.idle_table", func(c *Config) any { return c.Limits.IdleTable },
+		func(c *Config, v any) error { return decodeDuration(v, &c.Limits.IdleTable) }},
+	{"limits.cache_entries", func(c *Config) any { return int64(c.Limits.CacheEntries) },
+		func(c *Config, v any) error { return decodeSmallInt(v, &c.Limits.CacheEntries) }},
 }
 
 const rulesKey = "game.rules"
@@ -456,6 +517,38 @@ func decodeString(v any, dst *string) error {
 		*dst = fmt.Sprint(x) // an id written without quotes in YAML
 	default:
 		return fmt.Errorf("must be text, not %s", show(v))
+	}
+	return nil
+}
+
+// decodeSecret reads text that must never be shown, not even in its own error.
+func decodeSecret(v any, dst *Secret) error {
+	switch x := v.(type) {
+	case Secret:
+		*dst = x
+	case string:
+		*dst = Secret(x)
+	default:
+		return errors.New("must be text") // and never show the value
+	}
+	return nil
+}
+
+func decodeBool(v any, dst *bool) error {
+	switch x := v.(type) {
+	case bool:
+		*dst = x
+	case string:
+		switch strings.TrimSpace(x) {
+		case "true":
+			*dst = true
+		case "false":
+			*dst = false
+		default:
+			return fmt.Errorf("is %s, must be true or false", show(v))
+		}
+	default:
+		return fmt.Errorf("is %s, must be true or false", show(v))
 	}
 	return nil
 }

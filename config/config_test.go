@@ -39,13 +39,15 @@ func TestDefaults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, config.Default(), c)
 	assert.Equal(t, config.Config{
-		Discord:  config.Discord{APIURL: "https://discord.com"},
+		Discord: config.Discord{APIURL: "https://discord.com",
+			Endpoint: config.Endpoint{ReadTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second, MaxConnections: 256}},
 		Database: config.Database{Path: "pontoon.db", Synchronous: "normal"},
 		Log:      config.Log{Level: "info", Format: "text"},
 		Game: config.Game{TurnTimer: 60 * time.Second, StartingChips: 1000, DailyAmount: 200,
-			DailyCooldown: 24 * time.Hour, Rules: config.DefaultRules(), BankOfferTTL: 2 * time.Minute,
-			BidWindow: 60 * time.Second},
+			DailyCooldown: 24 * time.Hour, GiveMinRounds: 5, GiveMinAccountAge: 7 * 24 * time.Hour, GiveDailyCap: 1000,
+			Rules: config.DefaultRules(), BankOfferTTL: 2 * time.Minute, BidWindow: 60 * time.Second},
 		Runtime: config.Runtime{MaxProcs: 1, GCPercent: 200},
+		Limits:  config.Limits{MaxOpenTables: 25, OddsPerHour: 10, OddsKept: 1000, IdleTable: 30 * time.Minute, CacheEntries: 10000},
 	}, c)
 
 	// The defaults are valid but for the missing token.
@@ -112,7 +114,8 @@ game:
 	require.NoError(t, err)
 	require.NoError(t, c.Validate())
 	want := config.Default()
-	want.Discord = config.Discord{Token: token, ApplicationID: "1234567890", GuildID: "42", APIURL: "http://127.0.0.1:8080"}
+	want.Discord = config.Discord{Token: token, ApplicationID: "1234567890", GuildID: "42", APIURL: "http://127.0.0.1:8080",
+		Endpoint: want.Discord.Endpoint}
 	want.Database.Path = "/var/lib/pontoon/p.db"
 	want.Log = config.Log{Level: "debug", Format: "json"}
 	want.Game.TurnTimer = 90 * time.Second

@@ -64,7 +64,7 @@ var scaleFields = []field{
 // them into the table keeps this section in one file.
 func init() {
 	at := slices.IndexFunc(fields, func(f field) bool { return f.key == "discord.api_url" }) + 1
-	fields = slices.Insert(fields, at, scaleFields...)
+	fields = slices.Insert(fields, at, append(scaleFields, endpointFields...)...)
 }
 
 // validate checks the keys of Scale; Config.Validate calls it.

@@ -17,7 +17,7 @@ func TestScaleDefaults(t *testing.T) {
 	assert.Equal(t, config.Scale{}, s, "no sharding and no HTTP endpoint unless asked")
 	assert.False(t, s.Sharded())
 	keys := strings.Join(config.Keys(), " ")
-	assert.Contains(t, keys, "discord.api_url discord.shard_id discord.shard_count discord.shards discord.interactions_listen discord.public_key database.path",
+	assert.Contains(t, keys, "discord.api_url discord.shard_id discord.shard_count discord.shards discord.interactions_listen discord.public_key",
 		"the keys sit in the discord section, in the example file's order")
 }
 

@@ -17,6 +17,13 @@ type Error struct {
 	Problem string // e.g. "is 5s, must be between 10s and 10m"
 }
 
+// The largest give rules (Game.GiveMinRounds, Game.GiveMinAccountAge in days) the
+// configuration and a server's /pontoon settings accept.
+const (
+	MaxGiveMinRounds      = 10000
+	MaxGiveMinAccountDays = 3650
+)
+
 func (e *Error) Error() string {
 	return fmt.Sprintf("config: %s %s; set %s or %s in the config file", e.Key, e.Problem, EnvName(e.Key), e.Key)
 }
@@ -52,6 +59,9 @@ func (c Config) Validate() error {
 	if err := d.Scale.validate(); err != nil {
 		return err
 	}
+	if err := d.Endpoint.validate(); err != nil {
+		return err
+	}
 	if err := c.Database.Validate(); err != nil {
 		return err
 	}
@@ -78,6 +88,15 @@ func (c Config) Validate() error {
 	if err := between("game.daily_cooldown", g.DailyCooldown, time.Minute, 30*24*time.Hour); err != nil {
 		return err
 	}
+	if g.GiveMinRounds < 0 || g.GiveMinRounds > MaxGiveMinRounds {
+		return bad("game.give_min_rounds", "is %d, must be from 0 to %d", g.GiveMinRounds, MaxGiveMinRounds)
+	}
+	if err := between("game.give_min_account_age", g.GiveMinAccountAge, 0, MaxGiveMinAccountDays*24*time.Hour); err != nil {
+		return err
+	}
+	if g.GiveDailyCap < 0 || g.GiveDailyCap > maxChips {
+		return bad("game.give_daily_cap", "is %d, must be from 0 to %d", g.GiveDailyCap, int64(maxChips))
+	}
 	if g.Language != "" && !language.MatchString(g.Language) {
 		return bad("game.language", "is %s, must be a language tag such as pl or pt-BR, or empty", show(g.Language))
 	}
@@ -87,10 +106,8 @@ func (c Config) Validate() error {
 	if err := between("game.bid_window", g.BidWindow, 10*time.Second, 10*time.Minute); err != nil {
 		return err
 	}
-	if l := c.Admin.Listen; l != "" {
-		if _, port, err := net.SplitHostPort(l); err != nil || port == "" {
-			return bad("admin.listen", "is %s, must be host:port such as 127.0.0.1:9464, or empty for none", show(l))
-		}
+	if err := c.Admin.Validate(); err != nil {
+		return err
 	}
 	if r := c.Runtime; r.MaxProcs < 0 || r.MaxProcs > 1024 {
 		return bad("runtime.max_procs", "is %d, must be from 0 (one per CPU) to 1024", r.MaxProcs)
@@ -98,7 +115,25 @@ func (c Config) Validate() error {
 	if r := c.Runtime; r.GCPercent < 25 || r.GCPercent > 1000 {
 		return bad("runtime.gc_percent", "is %d, must be from 25 to 1000 (100 is Go's default)", r.GCPercent)
 	}
-	return nil
+	return c.Limits.validate()
+}
+
+// validate checks the limits' ranges.
+func (l Limits) validate() error {
+	bad := func(key string, v, lo, hi int) error {
+		return &Error{Key: key, Problem: fmt.Sprintf("is %d, must be from %d to %d", v, lo, hi)}
+	}
+	switch {
+	case l.MaxOpenTables < 1 || l.MaxOpenTables > 10000:
+		return bad("limits.max_open_tables", l.MaxOpenTables, 1, 10000)
+	case l.OddsPerHour < 1 || l.OddsPerHour > 1000:
+		return bad("limits.odds_per_hour", l.OddsPerHour, 1, 1000)
+	case l.OddsKept < 10 || l.OddsKept > 1000000:
+		return bad("limits.odds_kept", l.OddsKept, 10, 1000000)
+	case l.CacheEntries < 100 || l.CacheEntries > 10000000:
+		return bad("limits.cache_entries", l.CacheEntries, 100, 10000000)
+	}
+	return between("limits.idle_table", l.IdleTable, time.Minute, 24*time.Hour)
 }
 
 // Validate checks the database keys alone: what `pontoon migrate`, `audit`
@@ -128,6 +163,36 @@ func (d Database) Validate() error {
 	}
 	return nil
 }
+
+// Validate checks the admin keys alone: what `pontoon healthcheck` needs, which runs
+// without a Discord token.
+func (a Admin) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &Error{Key: key, Problem: fmt.Sprintf(format, args...)}
+	}
+	if l := a.Listen; l != "" {
+		if _, port, err := net.SplitHostPort(l); err != nil || port == "" {
+			return bad("admin.listen", "is %s, must be host:port such as 127.0.0.1:9464, or empty for none", show(l))
+		}
+	}
+	// The token is a Secret: the message says what is wrong with it, never the text.
+	// A short one could be guessed, and the log scrubber would mask every occurrence of
+	// it in every line; header-safe characters are what a client can send.
+	if t := a.Token.Reveal(); t != "" {
+		n := len(t)
+		if n < minAdminToken || n > maxAdminToken || strings.ContainsFunc(t, func(r rune) bool { return r <= ' ' || r > '~' }) {
+			return bad("admin.token", "is %d characters, must be %d to %d visible ASCII characters without spaces (openssl rand -hex 32 makes one), or empty for none",
+				n, minAdminToken, maxAdminToken)
+		}
+	}
+	return nil
+}
+
+// Bounds of admin.token's length.
+const (
+	minAdminToken = 16
+	maxAdminToken = 256
+)
 
 func between(key string, d, lo, hi time.Duration) error {
 	if d < lo || d > hi {

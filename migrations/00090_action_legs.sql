@@ -16,8 +16,9 @@
 --    and the member's turn, and the bot refuses it anywhere else. ApplyAction refuses
 --    an id that an action of the same round carries, from the round's own rows (the
 --    primary key's prefix), which it keeps in memory (store/hot.go). PostgreSQL keeps
---    its unique index: there it costs no page write of a shared log, and replicas
---    check ids before they act (RememberInteraction).
+--    its unique index: there it costs no page write of a shared log. (Every other
+--    write an interaction causes records its id in the interactions table:
+--    store/interaction.go.)
 --
 -- SQLite cannot drop a column's UNIQUE, so the table is rebuilt; nothing references it.
 --

@@ -8,13 +8,13 @@ import (
 	"time"
 )
 
-// The bank's standing sale offers (R6.3) and running auctions (R9.8) of shared tables
-//. With several processes on one store any of them may receive the buyer's
-// Accept or a bid, and the offer's expiry or the auction's close must happen once even
-// when the process that opened it is gone: so both live here, their ends as rows of
-// deadlines written in the same transaction, and each end (an acceptance, a decline,
-// an expiry, a close) changes the row in the transaction that acts on it, so that a
-// second one finds it ended. A process that owns its tables keeps them in memory.
+// The bank's standing sale offers (R6.3) and running auctions (R9.8), in every
+// deployment: any process sharing the store may receive the buyer's Accept or a bid, a
+// restart must not end them, and the offer's expiry or the auction's close must happen
+// once even when the process that opened it is gone. So both live here, their ends as
+// rows of deadlines written in the same transaction, and each end (an acceptance, a
+// decline, an expiry, a close) changes the row in the transaction that acts on it, so
+// that a second one finds it ended.
 
 // Deadline kinds of the bank: an offer's expiry (ref the offer's id) and an auction's
 // close (ref "").

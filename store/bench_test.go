@@ -111,15 +111,17 @@ func framesPerOp(b *testing.B, s *Store, op func(i int) error) {
 const framesSample = 200
 
 // BenchmarkApplyAction: one table, actions applied one after another, each
-// with 2-4 transfers, as one table's goroutine would.
+// with 2-4 transfers, as one table's goroutine would, each for a click whose
+// interaction it records (WithInteraction), as the bot's are.
 func BenchmarkApplyAction(b *testing.B) {
 	eachMode(b, func(b *testing.B, s *Store) {
 		ctx := context.Background()
 		wallets(b, s, "g", 1000, "alice", "bob")
 		tb, r := openTableWithRound(b, s, "g", "c", "alice", "bob")
 		apply := func(i int) error {
-			return s.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: i + 1, Member: "bob", Verb: "twist",
-				InteractionID: fmt.Sprint("i", i), Now: t0, Transfers: benchTransfers(tb.ID, "bob", i)})
+			id := fmt.Sprint("i", i)
+			return s.ApplyAction(WithInteraction(ctx, id, t0), ApplyParams{RoundID: r.ID, Seq: i + 1, Member: "bob", Verb: "twist",
+				InteractionID: id, Now: t0, Transfers: benchTransfers(tb.ID, "bob", i)})
 		}
 		var lat latencies
 		b.ReportAllocs()

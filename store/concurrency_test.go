@@ -102,7 +102,7 @@ func TestConcurrentActions(t *testing.T) {
 						return
 					default:
 					}
-					_, _, err := s.Give(ctx, "g", m, members[(i+1)%4], 1, t0)
+					_, _, err := s.Give(ctx, "g", m, members[(i+1)%4], 1, 0, t0)
 					noLocked(t, err, "give")
 					_, _, err = s.Leaderboard(ctx, "g", 0, 10)
 					noLocked(t, err, "leaderboard")
@@ -159,7 +159,7 @@ func TestTwoStoresOneFile(t *testing.T) {
 						if i%2 == 1 {
 							from, to = to, from
 						}
-						_, _, err := s.Give(ctx, "g", from, to, 1, t0)
+						_, _, err := s.Give(ctx, "g", from, to, 1, 0, t0)
 						noLocked(t, err, "give")
 					}
 				})

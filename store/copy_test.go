@@ -28,11 +28,9 @@ func TestCopy(t *testing.T) {
 		tb, r := openTableWithRound(t, src, "g2", "c2", "ann", "ben")
 		require.NoError(t, src.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 1, Member: "ben", Verb: "stake", Args: "7",
 			InteractionID: "i-1", Now: t0, Transfers: []Transfer{{From: WalletAccount("ben"), To: EscrowAccount(tb.ID, "ben"), Amount: 7}}}))
-		require.NoError(t, src.SetGuildSettings(ctx, "g2", `{"language":"pl"}`, t0))
+		require.NoError(t, src.SetGuildSettings(WithInteraction(ctx, "seen-1", t0), "g2", `{"language":"pl"}`, t0))
 		require.NoError(t, src.SetTableMessage(ctx, tb.ID, "m-1"))
 		require.NoError(t, src.SetPendingPack(ctx, tb.ID, PendingPack{ForRound: 2, Pack: []string{"AS", "2H"}, Salt: "s", Commitment: "c"}))
-		_, err := src.RememberInteraction(ctx, "seen-1", t0)
-		require.NoError(t, err)
 
 		dst := bk.open(t)
 		rep, err := Copy(ctx, dst, src)
@@ -85,9 +83,9 @@ func TestCopy(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, ok)
 		assert.Equal(t, []string{"AS", "2H"}, pp.Pack)
-		first, err := dst.RememberInteraction(ctx, "seen-1", t0)
+		applied, err := dst.InteractionApplied(ctx, "seen-1", 0, 0)
 		require.NoError(t, err)
-		assert.False(t, first, "recent interactions came along")
+		assert.True(t, applied, "recent interactions came along")
 
 		// The round in play goes on at the destination, and new rows get new ids.
 		require.NoError(t, dst.ApplyAction(ctx, ApplyParams{RoundID: r.ID, Seq: 2, Member: "ben", Verb: "stick",

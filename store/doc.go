@@ -1,7 +1,7 @@
 // Package store keeps the Pontoon bot's state in one SQLite file, or in one
 // PostgreSQL database that several processes of the bot share: members'
 // chips, tables with their bank and kitty, rounds as hand histories with
-// their action logs, recently seen interactions and per-guild settings.
+// their action logs, the interactions applied recently and per-guild settings.
 //
 // Start with Open (a file name, or a postgres:// URL), then read ledger.go: chips live in accounts named
 // WalletAccount, EscrowAccount, KittyAccount and MintAccount, each scoped by
@@ -21,6 +21,22 @@
 //	r, err := st.StartRound(ctx, store.StartRoundParams{TableID: t.ID, Number: 1, History: historyJSON, Now: now})
 //	err = st.ApplyAction(ctx, store.ApplyParams{RoundID: r.ID, Seq: 1, Member: member, Verb: "stake", Args: "10",
 //		Now: now, Transfers: []store.Transfer{{From: store.WalletAccount(member), To: store.EscrowAccount(t.ID, member), Amount: 20}}})
+//
+// A Discord interaction changes the store once. The bot hands every write the
+// interaction causes a context from WithInteraction (interaction.go), and the write
+// path (Store.write, on both engines) records the interaction's id in the interactions
+// table inside the transaction of the first write that commits for it: a gift, a daily
+// claim, a grant, a seat, a deal, a bank sale, a kitty, a bid, a member's seed. A write
+// for an id another delivery recorded changes nothing and returns
+// ErrDuplicateInteraction, before or after a restart, in any process sharing the
+// database; a write that fails or is rolled back leaves no id behind; the later writes
+// of the same delivery go on (Applied reports that it changed something). What an
+// effect merely needs first (EnsureWallet's wallet, a table's lease) is written with
+// writeAside and records nothing, so a delivery cut short after it is applied whole
+// when it comes again. An action is its own record: its row carries the interaction id
+// (below), so ApplyAction writes nothing more for it, and InteractionApplied looks for
+// an id in both places. PruneInteractions forgets ids after an hour (Discord gives up
+// on an interaction after 15 minutes) through the index on seen_at.
 //
 // A round is stored as its hand history (HISTORY.md: rules, table, pack) plus
 // its actions in order; the live state is never stored. At start-up
@@ -63,9 +79,12 @@
 // "Seeded shuffles"): the pending one whose commitment the table shows, the
 // members' seeds for it, the one a round was dealt from (DealParams.Seed ties
 // it in the deal's own transaction) and when it was revealed. odds.go keeps a
-// simulation's figures once per rule set and table size. deadline.go keeps the
-// rules' timers of tables shared by several processes, and bank.go those tables'
-// bank offers and auctions, each ended once in the transaction that acts on it.
+// simulation's figures once per rule set and table size, the newest SaveOdds's
+// keep of them. OpenTable counts a server's open tables in its own transaction
+// (OpenTableParams.MaxOpen). deadline.go keeps the rules' timers of every table
+// (turns, offers' expiries, auctions' closes), claimed by one process when due, and
+// bank.go the tables' bank offers and auctions, each ended once in the transaction
+// that acts on it; lease.go the tables' leases of processes that share them.
 //
 // Every method is one transaction: begin, defer Rollback, unexported helpers
 // taking the *sql.Tx, Commit. Either all of a method's changes land or none.

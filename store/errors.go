@@ -44,8 +44,16 @@ var (
 	// See CooldownError for when the next claim is possible.
 	ErrCooldown = errors.New("store: daily chips already claimed")
 
+	// ErrGiftCap means a gift would take what its giver gave in the last 24 hours
+	// past the cap. See GiftCapError.
+	ErrGiftCap = errors.New("store: daily gift cap reached")
+
 	// ErrTableOpen means the channel already has an open table.
 	ErrTableOpen = errors.New("store: the channel already has an open table")
+
+	// ErrTooManyTables means the server has as many open tables as
+	// OpenTableParams.MaxOpen allows.
+	ErrTooManyTables = errors.New("store: the server has as many open tables as it may")
 
 	// ErrTableClosed means the table has been closed and takes no more changes.
 	ErrTableClosed = errors.New("store: the table is closed")
@@ -64,8 +72,9 @@ var (
 	// See SequenceError.
 	ErrStaleRound = errors.New("store: round number out of sequence")
 
-	// ErrDuplicateInteraction means an action carrying this interaction id has
-	// already been applied: a redelivered or double-clicked interaction.
+	// ErrDuplicateInteraction means the interaction was applied before (a write
+	// recorded its id, see WithInteraction, or an action carries it): a redelivered
+	// interaction, which changes nothing.
 	ErrDuplicateInteraction = errors.New("store: interaction already applied")
 
 	// ErrDuplicateAction means the round already has an action with this
@@ -142,6 +151,21 @@ func (e *CooldownError) Error() string {
 }
 
 func (e *CooldownError) Unwrap() error { return ErrCooldown }
+
+// GiftCapError says what the giver may still give. It wraps ErrGiftCap.
+type GiftCapError struct {
+	Cap   int64 // what one member may give in GiftWindow
+	Given int64 // what the giver gave in the GiftWindow before this gift
+}
+
+func (e *GiftCapError) Error() string {
+	return fmt.Sprintf("store: gifts capped at %d chips a day; %d given in the last 24 hours", e.Cap, e.Given)
+}
+
+func (e *GiftCapError) Unwrap() error { return ErrGiftCap }
+
+// Left is what the giver may still give now.
+func (e *GiftCapError) Left() int64 { return max(0, e.Cap-e.Given) }
 
 // SequenceError says which number was expected when a round number or an
 // action's sequence number is out of order. It wraps ErrStaleRound or

@@ -31,7 +31,7 @@ func (s *Store) ClaimTable(ctx context.Context, tableID int64, holder string, no
 		return false, false, invalid("lease ttl must be positive")
 	}
 	until := formatTime(now.Add(ttl))
-	err = s.write(ctx, "ClaimTable", func(tx *txn) error {
+	err = s.writeAside(ctx, "ClaimTable", func(tx *txn) error {
 		claimed, current = false, false
 		var last, lastUntil string
 		err := tx.QueryRowContext(ctx, `SELECT holder, until FROM table_leases WHERE table_id = ?`+tx.d.forUpdate, tableID).Scan(&last, &lastUntil)
@@ -64,7 +64,7 @@ func (s *Store) ReleaseTable(ctx context.Context, tableID int64, holder string, 
 	if err := checkNow(now); err != nil {
 		return err
 	}
-	return s.write(ctx, "ReleaseTable", func(tx *txn) error {
+	return s.writeAside(ctx, "ReleaseTable", func(tx *txn) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE table_leases SET until = ? WHERE table_id = ? AND holder = ?`,
 			formatTime(now), tableID, holder); err != nil {
 			return fmt.Errorf("store: release table: %w", err)

@@ -40,22 +40,19 @@ func (s *Store) RecentlyChangedTables(ctx context.Context, since time.Time) ([]T
 
 // SetStopping records (or withdraws) that an open table closes when its round settles.
 func (s *Store) SetStopping(ctx context.Context, tableID int64, stopping bool) error {
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := openTable(ctx, tx, tableID); err != nil {
-		return err
-	}
-	q := `DELETE FROM table_stops WHERE table_id = ?`
-	if stopping {
-		q = `INSERT INTO table_stops (table_id) VALUES (?) ON CONFLICT (table_id) DO NOTHING`
-	}
-	if _, err := tx.ExecContext(ctx, q, tableID); err != nil {
-		return fmt.Errorf("store: set stopping: %w", err)
-	}
-	return s.commit(tx, "SetStopping")
+	return s.write(ctx, "SetStopping", func(tx *txn) error {
+		if _, err := openTable(ctx, tx, tableID); err != nil {
+			return err
+		}
+		q := `DELETE FROM table_stops WHERE table_id = ?`
+		if stopping {
+			q = `INSERT INTO table_stops (table_id) VALUES (?) ON CONFLICT (table_id) DO NOTHING`
+		}
+		if _, err := tx.ExecContext(ctx, q, tableID); err != nil {
+			return fmt.Errorf("store: set stopping: %w", err)
+		}
+		return nil
+	})
 }
 
 // Stopping reports whether an open table closes when its round settles.

@@ -7,44 +7,6 @@ import (
 	"time"
 )
 
-// RememberInteraction records a Discord interaction id and reports whether it
-// is the first time the store sees it. The bot calls it on receipt and drops
-// an interaction seen before: Discord may deliver one twice, and a member may
-// double-click. It knows only the ids it recorded: an action's id is checked
-// within its round by ApplyAction.
-func (s *Store) RememberInteraction(ctx context.Context, id string, now time.Time) (first bool, err error) {
-	if err := checkIDs("interaction id", id); err != nil {
-		return false, err
-	}
-	if err := checkNow(now); err != nil {
-		return false, err
-	}
-	err = s.write(ctx, "RememberInteraction", func(tx *txn) error {
-		// The ids actions carry are not looked at: an action's is checked within its
-		// round (ApplyAction), and a process that remembers interactions (HTTP
-		// replicas) remembers each before it acts on it.
-		res, err := tx.ExecContext(ctx, `INSERT INTO interactions (id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING`,
-			id, formatTime(now))
-		if err != nil {
-			return fmt.Errorf("store: remember interaction: %w", err)
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return fmt.Errorf("store: remember interaction: %w", err)
-		}
-		first = n == 1
-		return nil
-	})
-	return first, err
-}
-
-// PruneInteractions forgets interaction ids seen more than maxAge before now
-// and returns how many it forgot. Discord gives up on an interaction after
-// 15 minutes, so ids older than that can no longer come back.
-func (s *Store) PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error) {
-	return s.prune(ctx, "PruneInteractions", now, maxAge, `DELETE FROM interactions WHERE seen_at < ?`)
-}
-
 // prune runs delete, a DELETE whose last parameter is the cut-off time now - maxAge
 // (args come before it), in one transaction, and returns how many rows it deleted.
 func (s *Store) prune(ctx context.Context, op string, now time.Time, maxAge time.Duration, delete string, args ...any) (int64, error) {

@@ -32,7 +32,7 @@ func TestCommitObserver(t *testing.T) {
 	defer s.Close()
 
 	wallets(t, s, "g", 100, "a", "b")
-	_, _, err = s.Give(ctx, "g", "a", "b", 1000, t0)
+	_, _, err = s.Give(ctx, "g", "a", "b", 1000, 0, t0)
 	require.ErrorIs(t, err, ErrInsufficientChips)
 	_, err = s.Wallet(ctx, "g", "a")
 	require.NoError(t, err)
@@ -69,7 +69,7 @@ func TestCommitObserverGroups(t *testing.T) {
 		wg.Go(func() {
 			_, _, err := s.EnsureWallet(ctx, "g", fmt.Sprintf("m%d", i), 100, t0)
 			assert.NoError(t, err)
-			_, _, err = s.Give(ctx, "g", fmt.Sprintf("m%d", i), "nobody", 1000, t0)
+			_, _, err = s.Give(ctx, "g", fmt.Sprintf("m%d", i), "nobody", 1000, 0, t0)
 			assert.ErrorIs(t, err, ErrInsufficientChips)
 		})
 	}

@@ -28,12 +28,18 @@ func (s *Store) Odds(ctx context.Context, rules string, seats int) (report strin
 
 // SaveOdds keeps a simulation report for a rule set at a table size. The first one kept
 // stays: the same rule set always gives the same figures, so a second is only a race.
-func (s *Store) SaveOdds(ctx context.Context, rules string, seats int, report string, now time.Time) error {
+// At most keep reports stay: the oldest beyond them go in the same transaction (the one
+// just saved always stays), so members naming ever new rule sets cannot grow the table
+// without end; a report that went is simulated again when asked for.
+func (s *Store) SaveOdds(ctx context.Context, rules string, seats int, report string, now time.Time, keep int) error {
 	if err := checkNow(now); err != nil {
 		return err
 	}
 	if rules == "" || report == "" {
 		return invalid("odds: rules and report are required")
+	}
+	if keep < 1 {
+		return invalid("odds: keep must be at least 1")
 	}
 	tx, err := s.beginWrite(ctx)
 	if err != nil {
@@ -42,6 +48,11 @@ func (s *Store) SaveOdds(ctx context.Context, rules string, seats int, report st
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO odds (rules, seats, report, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (rules, seats) DO NOTHING`,
 		rules, seats, report, formatTime(now)); err != nil {
+		return fmt.Errorf("store: odds: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM odds WHERE (rules, seats) NOT IN
+		(SELECT rules, seats FROM odds ORDER BY (rules = ? AND seats = ?) DESC, created_at DESC, rules, seats LIMIT ?)`,
+		rules, seats, keep); err != nil {
 		return fmt.Errorf("store: odds: %w", err)
 	}
 	return s.commit(tx, "SaveOdds")

@@ -189,7 +189,7 @@ func (m *model) give(t *rapid.T) {
 	case !m.wallets[to]:
 		want = ErrNotFound
 	}
-	_, _, err := m.s.Give(m.ctx, propGuild, from, to, amount, m.now)
+	_, _, err := m.s.Give(m.ctx, propGuild, from, to, amount, 0, m.now)
 	expect(t, "Give", err, want)
 	if want == nil {
 		m.bal[WalletAccount(from)] -= amount

@@ -196,7 +196,10 @@ func (s *Store) ApplyAction(ctx context.Context, p ApplyParams) error {
 	}
 	// Locked rather than SERIALIZABLE on PostgreSQL: the round's row, then
 	// the accounts, are locked before anything is read (applyAction).
-	return s.writeLocked(ctx, "ApplyAction", func(tx *txn) error { return s.applyAction(ctx, tx, a) })
+	// The action's row records its interaction (the id's checks below refuse a
+	// duplicate), so nothing else is written for it.
+	return s.writeRecording(ctx, "ApplyAction", s.d.lockedOptions(), p.InteractionID,
+		func(tx *txn) error { return s.applyAction(ctx, tx, a) })
 }
 
 // ApplyActions applies several actions of one round, in order, in one transaction:
@@ -218,7 +221,7 @@ func (s *Store) ApplyActions(ctx context.Context, ps []ApplyParams) error {
 		}
 		as[i] = a
 	}
-	return s.writeLocked(ctx, "ApplyActions", func(tx *txn) error {
+	return s.writeRecording(ctx, "ApplyActions", s.d.lockedOptions(), ps[0].InteractionID, func(tx *txn) error {
 		for _, a := range as {
 			if err := s.applyAction(ctx, tx, a); err != nil {
 				return err

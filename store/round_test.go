@@ -109,12 +109,6 @@ func TestApplyAction(t *testing.T) {
 		assert.Equal(t, SequenceError{Err: ErrStaleSeq, Got: 5, Want: 2}, *se)
 		assert.EqualValues(t, 980, balanceOf(t, s, "g", WalletAccount("bob")))
 		assert.Equal(t, 1, count(t, s, "actions"))
-		// RememberInteraction keeps ids of its own: an action's is checked within
-		// its round, by ApplyAction (migration 00090).
-		first, err := s.RememberInteraction(ctx, "i1", t0)
-		require.NoError(t, err)
-		assert.True(t, first, "RememberInteraction does not read the actions' ids")
-
 		// The ledger's entries carry the action: its legs, in its row (migration 00090).
 		rows, err := s.r.Query(`SELECT table_id, round_id, action_seq, leg, reason FROM ledger_entries
 			WHERE round_id IS NOT NULL ORDER BY action_seq, leg`)
@@ -413,33 +407,6 @@ func TestRoundsAndRecovery(t *testing.T) {
 		assert.Equal(t, r3, un[1].Round)
 		assert.Equal(t, tb2.ID, un[1].Table.ID)
 		assert.Empty(t, un[1].Actions)
-	})
-}
-
-func TestInteractions(t *testing.T) {
-	eachBackend(t, func(t *testing.T, bk backend) {
-		ctx := context.Background()
-		s := bk.open(t)
-		first, err := s.RememberInteraction(ctx, "a", t0)
-		require.NoError(t, err)
-		assert.True(t, first)
-		first, err = s.RememberInteraction(ctx, "a", t0.Add(time.Second))
-		require.NoError(t, err)
-		assert.False(t, first)
-		_, err = s.RememberInteraction(ctx, "b", t0.Add(10*time.Minute))
-		require.NoError(t, err)
-		_, err = s.RememberInteraction(ctx, "", t0)
-		assert.ErrorIs(t, err, ErrInvalid)
-
-		n, err := s.PruneInteractions(ctx, t0.Add(20*time.Minute), 15*time.Minute)
-		require.NoError(t, err)
-		assert.EqualValues(t, 1, n, "a is older than 15 minutes, b is not")
-		first, err = s.RememberInteraction(ctx, "a", t0.Add(21*time.Minute))
-		require.NoError(t, err)
-		assert.True(t, first, "a pruned id is new again")
-		first, err = s.RememberInteraction(ctx, "b", t0.Add(21*time.Minute))
-		require.NoError(t, err)
-		assert.False(t, first)
 	})
 }
 

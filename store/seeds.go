@@ -112,34 +112,41 @@ func (s *Store) AddMemberSeed(ctx context.Context, tableID int64, commitment, me
 	if seed == "" {
 		return 0, invalid("member seed: empty")
 	}
-	tx, err := s.beginWrite(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	if _, err := openTable(ctx, tx, tableID); err != nil {
-		return 0, err
-	}
-	p, ok, err := pendingSeed(ctx, tx, tableID)
-	if err != nil {
-		return 0, err
-	}
-	if !ok || p.Commitment != commitment {
-		return 0, ErrSeedUsed
-	}
-	for _, m := range p.MemberSeeds {
-		if m.Member == member {
-			return len(p.MemberSeeds), ErrSeedTaken
+	// A refusal that reports a count (ErrSeedTaken, ErrSeedsFull) returns the count
+	// it read; the body sets it afresh on each run.
+	var n int
+	err := s.write(ctx, "AddMemberSeed", func(tx *txn) error {
+		n = 0
+		if _, err := openTable(ctx, tx, tableID); err != nil {
+			return err
 		}
+		p, ok, err := pendingSeed(ctx, tx, tableID)
+		if err != nil {
+			return err
+		}
+		if !ok || p.Commitment != commitment {
+			return ErrSeedUsed
+		}
+		n = len(p.MemberSeeds)
+		for _, m := range p.MemberSeeds {
+			if m.Member == member {
+				return ErrSeedTaken
+			}
+		}
+		if n >= limit {
+			return ErrSeedsFull
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO member_seeds (table_id, commitment, seq, member_id, seed, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			tableID, commitment, n+1, member, seed, formatTime(now)); err != nil {
+			return fmt.Errorf("store: member seed: %w", err)
+		}
+		n++
+		return nil
+	})
+	if err != nil && !errors.Is(err, ErrSeedTaken) && !errors.Is(err, ErrSeedsFull) {
+		return 0, err
 	}
-	if len(p.MemberSeeds) >= limit {
-		return len(p.MemberSeeds), ErrSeedsFull
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO member_seeds (table_id, commitment, seq, member_id, seed, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		tableID, commitment, len(p.MemberSeeds)+1, member, seed, formatTime(now)); err != nil {
-		return 0, fmt.Errorf("store: member seed: %w", err)
-	}
-	return len(p.MemberSeeds) + 1, s.commit(tx, "AddMemberSeed")
+	return n, err
 }
 
 // RevealSeeds makes public the seeds of every pack the table was dealt from. The caller

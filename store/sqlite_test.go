@@ -36,7 +36,7 @@ func TestGroupedWrites(t *testing.T) {
 			name := "give"
 			switch i % 3 {
 			case 0:
-				_, _, err = s.Give(ctx, "g", "a", "b", 1, t0)
+				_, _, err = s.Give(ctx, "g", "a", "b", 1, 0, t0)
 			case 1:
 				name = "fail"
 				err = s.write(ctx, "test", func(tx *txn) error {
@@ -48,7 +48,7 @@ func TestGroupedWrites(t *testing.T) {
 				})
 			default:
 				name = "over"
-				_, _, err = s.Give(ctx, "g", "b", "a", 1_000_000, t0) // refused: insufficient chips
+				_, _, err = s.Give(ctx, "g", "b", "a", 1_000_000, 0, t0) // refused: insufficient chips
 			}
 			mu.Lock()
 			results[name+itoa(int64(i))] = err

@@ -273,8 +273,19 @@ const retryFor = 10 * time.Second
 //		out, err = thing(ctx, tx, id)
 //		return err
 //	})
+//
+// A write made for an interaction (WithInteraction) records its id first, in the same
+// transaction, unless a write of the same delivery already has (interaction.go).
 func (s *Store) write(ctx context.Context, op string, f func(tx *txn) error) error {
 	return s.writeIso(ctx, op, s.d.writeOptions(), f)
+}
+
+// writeAside is write for a body that is never what an interaction is for, only what
+// its effect needs first (a wallet created on first sight): it records no interaction,
+// so that the write that is the effect does, and a delivery cut short between the two
+// is applied whole when it comes again.
+func (s *Store) writeAside(ctx context.Context, op string, f func(tx *txn) error) error {
+	return s.writeIso(context.WithValue(ctx, interactionKey{}, nil), op, s.d.writeOptions(), f)
 }
 
 // writeLocked is write for a body that locks, before it reads anything,
@@ -289,6 +300,20 @@ func (s *Store) writeLocked(ctx context.Context, op string, f func(tx *txn) erro
 }
 
 func (s *Store) writeIso(ctx context.Context, op string, opts *sql.TxOptions, f func(tx *txn) error) error {
+	return s.writeRecording(ctx, op, opts, "", f)
+}
+
+// writeRecording is writeIso for a body that records the interaction id itself, in a
+// row of its own (an action's): when ctx's interaction is id, the body's row is its
+// record, and nothing else is written for it.
+func (s *Store) writeRecording(ctx context.Context, op string, opts *sql.TxOptions, id string, f func(tx *txn) error) error {
+	f, claimed := withClaim(ctx, id, f)
+	err := s.writeTx(ctx, op, opts, f)
+	claimed(err)
+	return err
+}
+
+func (s *Store) writeTx(ctx context.Context, op string, opts *sql.TxOptions, f func(tx *txn) error) error {
 	if !s.postgres {
 		return s.writeSQLite(ctx, op, f)
 	}

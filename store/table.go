@@ -49,7 +49,12 @@ type OpenTableParams struct {
 	// BankOwner is the bank's owner if the channel has none yet. A channel
 	// whose earlier table had a bank owner keeps that one (RULES.md R6.4).
 	BankOwner string
-	Now       time.Time
+	// MaxOpen, when above 0, is how many open tables the server may have: the
+	// table is refused with ErrTooManyTables when it has that many already,
+	// counted in the transaction that opens it, so two concurrent opens cannot
+	// both pass the last place.
+	MaxOpen int
+	Now     time.Time
 }
 
 // OpenTable opens a table in a channel, or returns ErrTableOpen if the
@@ -83,6 +88,16 @@ func (s *Store) OpenTable(ctx context.Context, p OpenTableParams) (Table, error)
 			return fmt.Errorf("store: open table: %w", err)
 		case prevStatus == StatusOpen:
 			return fmt.Errorf("%w: table %d", ErrTableOpen, prevID)
+		}
+		if p.MaxOpen > 0 {
+			var open int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM tables WHERE guild_id = ? AND status = 'open'`,
+				p.Guild).Scan(&open); err != nil {
+				return fmt.Errorf("store: open table: %w", err)
+			}
+			if open >= p.MaxOpen {
+				return fmt.Errorf("%w (%d)", ErrTooManyTables, p.MaxOpen)
+			}
 		}
 		owner := nullString(p.BankOwner)
 		if prevOwner.Valid {

@@ -44,7 +44,8 @@ func (s *Store) EnsureWallet(ctx context.Context, guild, member string, starting
 	if w, err := s.Wallet(ctx, guild, member); err == nil || !errors.Is(err, ErrNotFound) {
 		return w, false, err
 	}
-	err = s.write(ctx, "EnsureWallet", func(tx *txn) error {
+	// Aside: a wallet is what an interaction's effect needs, never the effect itself.
+	err = s.writeAside(ctx, "EnsureWallet", func(tx *txn) error {
 		created = false
 		var err error
 		w, err = wallet(ctx, tx, guild, member)
@@ -124,9 +125,16 @@ func (s *Store) ClaimDaily(ctx context.Context, guild, member string, amount int
 	return w, nil
 }
 
-// Give moves chips from one member's wallet to another's. Both wallets must
-// exist. It returns both wallets as they stand after the gift.
-func (s *Store) Give(ctx context.Context, guild, from, to string, amount int64, now time.Time) (fromW, toW Wallet, err error) {
+// GiftWindow is the span over which a giver's gifts count against Give's perDay cap.
+const GiftWindow = 24 * time.Hour
+
+// Give moves chips from one member's wallet to another's (ledger reason "gift"). Both
+// wallets must exist. perDay, when positive, caps what the giver gives in any
+// GiftWindow: a gift that would take the giver's gifts of the last 24 hours past it
+// returns a *GiftCapError and moves nothing. The sum and the gift are one
+// transaction, so gifts made at once cannot pass the cap together. It returns both
+// wallets as they stand after the gift.
+func (s *Store) Give(ctx context.Context, guild, from, to string, amount, perDay int64, now time.Time) (fromW, toW Wallet, err error) {
 	if err := checkIDs("guild", guild, "giver", from, "receiver", to); err != nil {
 		return Wallet{}, Wallet{}, err
 	}
@@ -144,6 +152,11 @@ func (s *Store) Give(ctx context.Context, guild, from, to string, amount int64, 
 		// gets "not found" rather than "insufficient chips".
 		if _, err := wallet(ctx, tx, guild, from); err != nil {
 			return err
+		}
+		if perDay > 0 {
+			if err := giftCap(ctx, tx, guild, from, amount, perDay, now); err != nil {
+				return err
+			}
 		}
 		t := Transfer{From: WalletAccount(from), To: WalletAccount(to), Amount: amount, Reason: "gift"}
 		if err := move(ctx, tx, guild, t, ledgerRef{now: now}); err != nil {
@@ -304,6 +317,22 @@ func createWallet(ctx context.Context, tx *txn, guild, member string, now time.T
 	if _, err := tx.ExecContext(ctx, `INSERT INTO accounts (guild_id, account, balance) VALUES (?, ?, 0), (?, ?, 0)
 		ON CONFLICT DO NOTHING`, guild, WalletAccount(member), guild, MintAccount); err != nil {
 		return fmt.Errorf("store: create wallet: %w", err)
+	}
+	return nil
+}
+
+// giftCap returns a *GiftCapError when amount would take what from gave in the
+// GiftWindow before now past perDay. The sum reads the ledger's gift rows through
+// their index (migration 00120).
+func giftCap(ctx context.Context, tx *txn, guild, from string, amount, perDay int64, now time.Time) error {
+	var given int64
+	if err := tx.QueryRowContext(ctx, `SELECT CAST(coalesce(sum(amount), 0) AS BIGINT) FROM ledger
+		WHERE guild_id = ? AND from_account = ? AND reason = 'gift' AND created_at > ?`,
+		guild, WalletAccount(from), formatTime(now.Add(-GiftWindow))).Scan(&given); err != nil {
+		return fmt.Errorf("store: give: %w", err)
+	}
+	if given+amount > perDay {
+		return &GiftCapError{Cap: perDay, Given: given}
 	}
 	return nil
 }

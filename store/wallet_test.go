@@ -105,30 +105,30 @@ func TestGive(t *testing.T) {
 		s := bk.open(t)
 		wallets(t, s, "g", 100, "alice", "bob")
 
-		a, b, err := s.Give(ctx, "g", "alice", "bob", 30, t0)
+		a, b, err := s.Give(ctx, "g", "alice", "bob", 30, 0, t0)
 		require.NoError(t, err)
 		assert.EqualValues(t, 70, a.Balance)
 		assert.EqualValues(t, 130, b.Balance)
 
-		_, _, err = s.Give(ctx, "g", "alice", "alice", 1, t0)
+		_, _, err = s.Give(ctx, "g", "alice", "alice", 1, 0, t0)
 		assert.ErrorIs(t, err, ErrSelfTransfer)
 		for _, amount := range []int64{0, -5} {
-			_, _, err = s.Give(ctx, "g", "alice", "bob", amount, t0)
+			_, _, err = s.Give(ctx, "g", "alice", "bob", amount, 0, t0)
 			assert.ErrorIs(t, err, ErrBadAmount)
 		}
-		_, _, err = s.Give(ctx, "g", "alice", "bob", 71, t0)
+		_, _, err = s.Give(ctx, "g", "alice", "bob", 71, 0, t0)
 		var ins *InsufficientChipsError
 		require.ErrorAs(t, err, &ins)
 		assert.Equal(t, &InsufficientChipsError{Account: "wallet:alice", Need: 71, Have: 70}, ins)
 		assert.ErrorIs(t, err, ErrInsufficientChips)
 
-		_, _, err = s.Give(ctx, "g", "carol", "bob", 1, t0)
+		_, _, err = s.Give(ctx, "g", "carol", "bob", 1, 0, t0)
 		assert.ErrorIs(t, err, ErrNotFound, "unknown giver")
-		_, _, err = s.Give(ctx, "g", "alice", "carol", 1, t0)
+		_, _, err = s.Give(ctx, "g", "alice", "carol", 1, 0, t0)
 		var nf *NotFoundError
 		require.ErrorAs(t, err, &nf, "unknown receiver")
 		assert.Equal(t, "carol", nf.Key)
-		_, _, err = s.Give(ctx, "other-guild", "alice", "bob", 1, t0)
+		_, _, err = s.Give(ctx, "other-guild", "alice", "bob", 1, 0, t0)
 		assert.ErrorIs(t, err, ErrNotFound, "wallets are per guild")
 
 		assert.EqualValues(t, 70, balanceOf(t, s, "g", "wallet:alice"))

@@ -34,7 +34,9 @@
 // button that is not on the message or is disabled, a value the select does
 // not offer, a modal input over its max_length, an ephemeral message of
 // somebody else. Response.WaitEdit and Response.WaitFollowup wait for what a
-// deferred response promised.
+// deferred response promised. Redeliver sends an answered interaction again, same id
+// and token, as Discord may after a resume or a retried POST: a second answer to it is
+// recorded as a failure.
 //
 // Messages, Message, Ephemerals, Attachments and EditCount show what members
 // now see; Requests lists every REST request; Latencies every dispatch to

@@ -37,6 +37,7 @@ type interaction struct {
 	modal                      *modalState
 	followups                  []*message
 	resp                       *Response
+	payload                    map[string]any // what was dispatched, for Redeliver
 }
 
 type modalState struct {
@@ -184,6 +185,7 @@ func (s *Server) startLocked(in *interaction, data map[string]any) error {
 	if in.source != nil {
 		payload["message"] = s.msgJSONLocked(in.source)
 	}
+	in.payload = payload
 	in.deadline = s.deadline
 	in.dispatched = time.Now()
 	s.interactions[in.id] = in

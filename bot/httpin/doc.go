@@ -12,7 +12,9 @@
 //		Router:    bot.Route,  // the same router the gateway handler calls
 //		Webhooks:  session,    // a *discordgo.Session, for answers that come after a deferral
 //	})
-//	srv := &http.Server{Addr: cfg.Discord.Scale.InteractionsListen, Handler: h}
+//	limits := httpin.Limits{}                 // timeouts and open connections; zero fields take defaults
+//	srv := limits.Server(h)
+//	err = srv.Serve(limits.Listener(ln))     // at most Limits.MaxConns connections at once
 //
 // Every request is checked before anything else: X-Signature-Ed25519 must
 // be Discord's Ed25519 signature of X-Signature-Timestamp followed by the
@@ -21,6 +23,18 @@
 // now (a replayed request), is answered 401 and the router is never called,
 // so nothing changes. A PING (type 1) is answered PONG (type 1), which is
 // how Discord checks the endpoint when it is saved.
+//
+// Anyone can reach the endpoint, so what a request that is not Discord's
+// can hold is bounded. Its headers are checked before its body is read: a
+// signature that is not 128 hex digits, a timestamp that is not digits, or a
+// declared length over MaxBodyBytes (1 MiB) is refused at once and the
+// connection closed; a body that grows past MaxBodyBytes is read no
+// further. Limits bounds the time a request may take to arrive (a body sent
+// a byte at a time is cut off), to be answered, and to be followed on a
+// kept-alive connection, and the connections served at once. Each refusal is
+// counted by reason (Options.Recorder, one of the fixed Refused* values) and
+// only a sample is logged: the first, then at most one a minute with the
+// number refused since.
 //
 // Any other interaction is decoded into a *discordgo.InteractionCreate and
 // handed to the Router, whose *discordgo.InteractionResponse becomes the

@@ -29,9 +29,42 @@ const (
 	// replayed request, or a badly wrong clock, is further off.
 	DefaultMaxSkew = 5 * time.Minute
 	// MaxBodyBytes is the largest request body read. Interaction payloads
-	// with resolved members and messages stay far below it.
-	MaxBodyBytes = 4 << 20
+	// with resolved members and messages stay far below it; a larger one
+	// is refused without being read whole.
+	MaxBodyBytes = 1 << 20
 )
+
+// Reasons a request is refused, the values Recorder.EndpointRefused gets.
+// They are a fixed set, so that a metric labelled with them stays small
+// whatever clients send.
+const (
+	RefusedMethod             = "method"              // not a POST
+	RefusedMissingSignature   = "missing_signature"   // no X-Signature-Ed25519
+	RefusedMalformedSignature = "malformed_signature" // not 128 hex digits
+	RefusedMissingTimestamp   = "missing_timestamp"   // no X-Signature-Timestamp
+	RefusedMalformedTimestamp = "malformed_timestamp" // not Unix seconds in digits
+	RefusedBodyTooLarge       = "body_too_large"      // over MaxBodyBytes
+	RefusedBodyUnreadable     = "body_unreadable"     // cut off, or too slow for the read timeout
+	RefusedBadSignature       = "bad_signature"       // not signed by the application's key
+	RefusedStaleTimestamp     = "stale_timestamp"     // signed, but further than MaxSkew from now (a replay)
+)
+
+// RefusalReasons are all the Refused* values, for a metric that shows each
+// at zero before the first refusal.
+var RefusalReasons = []string{RefusedMethod, RefusedMissingSignature, RefusedMalformedSignature,
+	RefusedMissingTimestamp, RefusedMalformedTimestamp, RefusedBodyTooLarge, RefusedBodyUnreadable,
+	RefusedBadSignature, RefusedStaleTimestamp}
+
+// Recorder counts refused requests by reason (one of the Refused*
+// constants). *metrics.Metrics is one.
+type Recorder interface {
+	EndpointRefused(reason string)
+}
+
+// DefaultRefusalLogEvery is how often, at most, a refused request is logged
+// after the first: anyone can send requests, and a line for each would let
+// them flood the log.
+const DefaultRefusalLogEvery = time.Minute
 
 // Header names Discord signs requests with.
 const (
@@ -70,6 +103,10 @@ type Webhooks interface {
 	FollowupMessageCreate(i *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, options ...discordgo.RequestOption) (*discordgo.Message, error)
 }
 
+// ErrAnswered is what a Router returns for an interaction it answered before (a
+// redelivery): the endpoint then writes no answer, only 409 Conflict, and logs no error.
+var ErrAnswered = errors.New("httpin: interaction already answered")
+
 // Options configure a Handler. PublicKey and Router are required.
 type Options struct {
 	PublicKey ed25519.PublicKey
@@ -90,9 +127,16 @@ type Options struct {
 	MaxSkew time.Duration
 	// Now is the clock for the timestamp check; nil means time.Now.
 	Now func() time.Time
-	// Logger receives one line per refused request and per failure; nil
-	// means slog.Default(). No token is ever logged.
+	// Logger receives a sample of the refused requests (see RefusalLogEvery)
+	// and one line per failure; nil means slog.Default(). No token is ever
+	// logged.
 	Logger *slog.Logger
+	// Recorder counts every refused request by reason; nil counts nothing.
+	Recorder Recorder
+	// RefusalLogEvery is how often a refused request is logged: the first
+	// one, then at most one per period with the number refused since the
+	// last line. 0 means DefaultRefusalLogEvery.
+	RefusalLogEvery time.Duration
 }
 
 // Handler is the http.Handler of an application's interactions endpoint.
@@ -106,6 +150,8 @@ type Handler struct {
 	skew       time.Duration
 	now        func() time.Time
 	log        *slog.Logger
+	recorder   Recorder
+	refusals   sampler
 	late       sync.WaitGroup
 }
 
@@ -118,7 +164,11 @@ func New(o Options) (*Handler, error) {
 		return nil, errors.New("httpin: Options.Router is nil")
 	}
 	h := &Handler{key: o.PublicKey, router: o.Router, webhooks: o.Webhooks, deferAfter: o.DeferAfter,
-		deferral: o.Defer, skew: o.MaxSkew, now: o.Now, log: o.Logger}
+		deferral: o.Defer, skew: o.MaxSkew, now: o.Now, log: o.Logger, recorder: o.Recorder,
+		refusals: sampler{every: o.RefusalLogEvery}}
+	if h.refusals.every <= 0 {
+		h.refusals.every = DefaultRefusalLogEvery
+	}
 	if h.deferAfter == 0 {
 		h.deferAfter = DefaultDeferAfter
 	}
@@ -156,48 +206,104 @@ func (h *Handler) Wait() { h.late.Wait() }
 
 // Verify reports whether sig (hex) is the application's signature of
 // timestamp followed by body, and timestamp (Unix seconds) within MaxSkew of
-// now. It is what ServeHTTP checks first; the reason is for the log.
+// now. It is what ServeHTTP checks; the reason is one of the Refused*
+// constants, for the log and the metric.
 func (h *Handler) Verify(sig, timestamp string, body []byte) (ok bool, reason string) {
-	if sig == "" || timestamp == "" {
-		return false, "missing " + HeaderSignature + " or " + HeaderTimestamp
+	if reason := checkHeaders(sig, timestamp); reason != "" {
+		return false, reason
 	}
-	raw, err := hex.DecodeString(sig)
-	if err != nil || len(raw) != ed25519.SignatureSize {
-		return false, "malformed signature"
-	}
+	raw, _ := hex.DecodeString(sig) // checkHeaders made sure it decodes
 	msg := make([]byte, 0, len(timestamp)+len(body))
 	msg = append(append(msg, timestamp...), body...)
 	if !ed25519.Verify(h.key, msg, raw) {
-		return false, "bad signature"
+		return false, RefusedBadSignature
 	}
-	// The timestamp is checked after the signature, so that only Discord's
-	// own requests reach this point: a stale one is a replay.
-	secs, err := strconv.ParseInt(timestamp, 10, 64)
-	if err != nil {
-		return false, "malformed timestamp"
-	}
+	// The timestamp's age is checked after the signature, so that only
+	// Discord's own requests reach this point: a stale one is a replay.
+	secs, _ := strconv.ParseInt(timestamp, 10, 64) // checkHeaders made sure it parses
 	age := h.now().Sub(time.Unix(secs, 0))
 	if age > h.skew || age < -h.skew {
-		return false, fmt.Sprintf("timestamp %v away from now, more than %v", age.Round(time.Second), h.skew)
+		return false, RefusedStaleTimestamp
 	}
 	return true, ""
 }
 
-// ServeHTTP answers one POST from Discord.
+// checkHeaders returns why the signature headers cannot be Discord's, or ""
+// when they have the right form: 128 hex digits of signature, and a
+// timestamp of Unix seconds in digits. It needs no body, so a request that
+// fails it is refused before its body is read.
+func checkHeaders(sig, timestamp string) (reason string) {
+	switch {
+	case sig == "":
+		return RefusedMissingSignature
+	case len(sig) != 2*ed25519.SignatureSize || !isHex(sig):
+		return RefusedMalformedSignature
+	case timestamp == "":
+		return RefusedMissingTimestamp
+	case len(timestamp) > 18 || !isDigits(timestamp): // 18 digits always fit an int64
+		return RefusedMalformedTimestamp
+	}
+	return ""
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// ServeHTTP answers one POST from Discord. What costs nothing to check is
+// checked before the body is read, so that a request that cannot be
+// Discord's holds neither memory nor the connection for long: the method,
+// the form of the signature headers, and the declared length.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
+		h.refuse(r, RefusedMethod)
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
-	if err != nil {
-		// Unsigned as far as we know: refuse without reading further.
-		http.Error(w, "request body too large or unreadable", http.StatusRequestEntityTooLarge)
+	sig, timestamp := r.Header.Get(HeaderSignature), r.Header.Get(HeaderTimestamp)
+	if reason := checkHeaders(sig, timestamp); reason != "" {
+		h.refuse(r, reason)
+		closeAfter(w)
+		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
-	if ok, reason := h.Verify(r.Header.Get(HeaderSignature), r.Header.Get(HeaderTimestamp), body); !ok {
-		h.log.Warn("interactions endpoint: refused request", "reason", reason, "remote", r.RemoteAddr)
+	if r.ContentLength > MaxBodyBytes {
+		h.refuse(r, RefusedBodyTooLarge)
+		closeAfter(w)
+		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			h.refuse(r, RefusedBodyTooLarge)
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		h.refuse(r, RefusedBodyUnreadable)
+		closeAfter(w)
+		http.Error(w, "request body unreadable", http.StatusBadRequest)
+		return
+	}
+	if ok, reason := h.Verify(sig, timestamp, body); !ok {
+		h.refuse(r, reason)
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
@@ -253,6 +359,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				h.runThen(ctx, in.ID, fns)
 			}()
 		}
+		if errors.Is(res.err, ErrAnswered) {
+			// A redelivery of an interaction answered before: a second answer would be
+			// refused by Discord, and nothing went wrong here, so no error line.
+			h.log.Debug("interactions endpoint: already answered", "interaction", in.ID)
+			w.WriteHeader(http.StatusConflict)
+			return
+		}
 		if res.err != nil || res.resp == nil {
 			h.fail(&in, res.err)
 			http.Error(w, "the interaction could not be answered", http.StatusInternalServerError)
@@ -288,6 +401,46 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}()
 	}
+}
+
+// refuse counts a refused request and logs a sample of them.
+func (h *Handler) refuse(r *http.Request, reason string) {
+	if h.recorder != nil {
+		h.recorder.EndpointRefused(reason)
+	}
+	if log, since := h.refusals.take(h.now()); log {
+		h.log.Warn("interactions endpoint: refused request", "reason", reason, "remote", r.RemoteAddr,
+			"refused_since_last_line", since)
+	}
+}
+
+// closeAfter ends the connection once the answer is out: the body was not
+// read, and reading it to reuse the connection would hand the client the
+// time and memory that refusing it saved.
+func closeAfter(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+}
+
+// sampler lets through the first event and then at most one per period,
+// counting those it held back.
+type sampler struct {
+	every time.Duration
+	mu    sync.Mutex
+	last  time.Time // when an event was last let through; zero before the first
+	held  int64     // events held back since
+}
+
+// take reports whether the event at now is let through, and how many were
+// held back since the last one that was.
+func (s *sampler) take(now time.Time) (ok bool, heldBack int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.last.IsZero() && now.Sub(s.last) < s.every {
+		s.held++
+		return false, 0
+	}
+	heldBack, s.held, s.last = s.held, 0, now
+	return true, heldBack
 }
 
 func (h *Handler) fail(in *discordgo.InteractionCreate, err error) {

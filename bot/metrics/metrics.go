@@ -22,6 +22,9 @@ const (
 	Answered = "answered" // the member got what they asked for
 	Refused  = "refused"  // the member was told no, with a reason code (bad input, not their turn, ...)
 	Failed   = "failed"   // something went wrong: an unexpected error, a panic, or Discord refused the answer
+	// Redelivered is an interaction delivered again after one of its deliveries was
+	// applied: it changed nothing and got no answer, the first delivery's being the one.
+	Redelivered = "redelivered"
 )
 
 // latencyBuckets reach past Discord's 3 s answer deadline, so a histogram shows how close
@@ -48,6 +51,7 @@ type Metrics struct {
 	chips              *prometheus.GaugeVec
 	auditProblems      prometheus.Gauge
 	auditErrors        prometheus.Counter
+	endpointRefused    *prometheus.CounterVec
 
 	ready  atomic.Bool // READY or RESUMED seen since the last disconnect
 	tables atomic.Pointer[func() int]
@@ -83,6 +87,8 @@ func New() *Metrics {
 	m.chips = f.gaugeVec("pontoon_chips_circulating", "Chips in wallets, escrows and kitties per server, as of the last audit sample.", "guild")
 	m.auditProblems = f.gauge("pontoon_audit_problems", "Problems the last audit sample found (chips not conserved, a balance off its ledger); 0 when the books balance.")
 	m.auditErrors = f.counter("pontoon_audit_sample_errors_total", "Audit samples that could not be read.")
+	m.endpointRefused = f.counterVec("pontoon_interactions_endpoint_refused_total",
+		"Requests the HTTP interactions endpoint refused before the bot saw them, by reason (httpin's Refused* values: bad_signature, body_too_large, ...).", "reason")
 	f.gaugeFunc("pontoon_tables_live", "Tables open in this process.", func() float64 { return sample(&m.tables) })
 	f.gaugeFunc("pontoon_timers_pending", "Turn timers armed (R7.4) and waiting to fire.", func() float64 { return sample(&m.timers) })
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -131,6 +137,20 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 func (m *Metrics) Interaction(kind, outcome, reason string, d time.Duration) {
 	m.interactionSeconds.WithLabelValues(kind, outcome).Observe(d.Seconds())
 	m.interactions.WithLabelValues(kind, outcome, reason).Inc()
+}
+
+// EndpointRefused counts one request the HTTP interactions endpoint refused; it is an
+// httpin.Recorder. reason is one of httpin's fixed Refused* values.
+func (m *Metrics) EndpointRefused(reason string) {
+	m.endpointRefused.WithLabelValues(reason).Inc()
+}
+
+// DeclareEndpointRefusals makes the refusal series of each reason (httpin.RefusalReasons)
+// exist at zero, so that an alert on refusals works before the first one.
+func (m *Metrics) DeclareEndpointRefusals(reasons []string) {
+	for _, r := range reasons {
+		m.endpointRefused.WithLabelValues(r)
+	}
 }
 
 // REST records one Discord REST request; it is a discordapi.RESTObserver.

@@ -52,7 +52,7 @@ func TestServedMetrics(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); m.SampleChips(sctx, st, time.Hour) }()
 
-	srv := httptest.NewServer(metrics.AdminHandler(m))
+	srv := httptest.NewServer(metrics.AdminHandler(m, metrics.AdminOptions{}))
 	defer srv.Close()
 	var body string
 	require.Eventually(t, func() bool {
@@ -85,7 +85,7 @@ func TestServedMetrics(t *testing.T) {
 func TestReadiness(t *testing.T) {
 	m := metrics.New()
 	dbErr := errors.New("database closed")
-	srv := httptest.NewServer(metrics.AdminHandler(m,
+	srv := httptest.NewServer(metrics.AdminHandler(m, metrics.AdminOptions{},
 		metrics.Check{Name: "database", Func: func(context.Context) error { return dbErr }},
 		metrics.Check{Name: "gateway", Func: m.GatewayReady}))
 	defer srv.Close()

@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"errors"
-	"maps"
 	"sort"
 	"time"
 
@@ -11,9 +10,9 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Offer is a standing bank sale (R6.3). A process that owns its tables keeps offers in
-// memory: one outliving a restart has expired, and its buttons say so. Shared tables
-// keep them in the store (bank_shared.go).
+// Offer is a standing bank sale (R6.3). It lives in the store (store/bank.go) from the
+// transaction that makes it to the one that ends it, in every deployment: any process
+// may answer it, and it outlives a restart.
 type Offer struct {
 	ID        string
 	Table     int64
@@ -26,7 +25,26 @@ type Offer struct {
 	Expires   time.Time
 }
 
-// Auction is a bank offered to the highest bidder when the kitty is empty (R9.8).
+// OfferStore keeps the bank's standing offers (R6.3); *store.Store is one.
+type OfferStore interface {
+	OpenOffer(ctx context.Context, of store.BankOffer) ([]store.BankOffer, error)
+	Offer(ctx context.Context, id string) (store.BankOffer, error)
+	SetOfferMessage(ctx context.Context, id, messageID string) error
+	EndOffer(ctx context.Context, id, status string) (store.BankOffer, error)
+}
+
+// AuctionStore keeps the tables' running auctions of their bank (R9.8); *store.Store
+// is one.
+type AuctionStore interface {
+	StartAuction(ctx context.Context, a store.BankAuction) error
+	Auction(ctx context.Context, tableID int64) (store.BankAuction, error)
+	SetAuctionMessage(ctx context.Context, tableID int64, messageID string) error
+	PlaceBid(ctx context.Context, tableID int64, member string, amount int64, now time.Time) (store.BankAuction, error)
+	EndAuction(ctx context.Context, tableID int64) (store.BankAuction, error)
+}
+
+// Auction is a bank offered to the highest bidder when the kitty is empty (R9.8). It
+// lives in the store, as an Offer does.
 type Auction struct {
 	Table     int64
 	Guild     string
@@ -52,12 +70,6 @@ func (a *Auction) Highest() (string, int64) {
 		}
 	}
 	return best, amount
-}
-
-func (a *Auction) copy() Auction {
-	c := *a
-	c.Bids = maps.Clone(a.Bids)
-	return c
 }
 
 // betweenRounds checks that member holds the bank and no round is in play.
@@ -106,77 +118,41 @@ func (t *Table) OfferBank(ctx context.Context, seller, buyer string, price int64
 	if err != nil {
 		return Offer{}, err
 	}
-	of := &Offer{ID: id, Table: t.id, Guild: t.guild, Seller: seller, Buyer: buyer, Price: price, Channel: channel, Expires: t.m.now().Add(t.m.opt.OfferTTL)}
-	m := t.m
-	if m.opt.Shared != nil {
-		return m.openSharedOffer(ctx, *of)
-	}
+	of := Offer{ID: id, Table: t.id, Guild: t.guild, Seller: seller, Buyer: buyer, Price: price, Channel: channel, Expires: t.m.now().Add(t.m.opt.OfferTTL)}
 	// One standing offer per table: a new one replaces the last, so offers stay bounded
 	// and an old offer can never sell the bank on terms the banker has since changed.
-	var replaced []*Offer
-	m.mu.Lock()
-	for oid, o := range m.offers {
-		if o.Table == t.id {
-			replaced = append(replaced, o)
-			delete(m.offers, oid)
-		}
+	replaced, err := t.m.st.OpenOffer(ctx, store.BankOffer{ID: of.ID, TableID: of.Table, Channel: of.Channel,
+		Seller: of.Seller, Buyer: of.Buyer, Price: of.Price, Expires: of.Expires})
+	if err != nil {
+		return Offer{}, err
 	}
-	m.offers[id] = of
-	m.mu.Unlock()
+	t.m.wake.Armed(of.Expires)
 	for _, o := range replaced {
-		m.n.OfferEnded(*o, "offer.expired")
+		t.m.n.OfferEnded(offerOf(o), "offer.expired")
 	}
-	m.opt.AfterFunc(m.opt.OfferTTL, func() { m.expireOffer(id) })
-	return *of, nil
+	return of, nil
 }
 
 // SetOfferMessage records the message that shows an offer.
 func (m *Manager) SetOfferMessage(ctx context.Context, id, messageID string) {
-	if sh := m.opt.Shared; sh != nil {
-		if err := sh.SetOfferMessage(ctx, id, messageID); err != nil {
-			m.logger(ctx).Warn("offer message not recorded; its end will not edit it", "offer", id, "err", err)
-		}
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if of := m.offers[id]; of != nil {
-		of.MessageID = messageID
+	if err := m.st.SetOfferMessage(ctx, id, messageID); err != nil {
+		m.logger(ctx).Warn("offer message not recorded; its end will not edit it", "offer", id, "err", err)
 	}
 }
 
 // DropOffer withdraws an offer whose message could not be posted.
 func (m *Manager) DropOffer(ctx context.Context, id string) {
-	if sh := m.opt.Shared; sh != nil {
-		if _, err := sh.EndOffer(ctx, id, store.OfferExpired); err != nil {
-			m.logger(ctx).Warn("unposted offer not withdrawn; it expires by itself", "offer", id, "err", err)
-		}
-		return
-	}
-	m.takeOffer(id)
-}
-
-func (m *Manager) takeOffer(id string) *Offer {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	of := m.offers[id]
-	delete(m.offers, id)
-	return of
-}
-
-func (m *Manager) expireOffer(id string) {
-	if of := m.takeOffer(id); of != nil && m.n != nil {
-		m.n.OfferEnded(*of, "offer.expired")
+	if _, err := m.st.EndOffer(ctx, id, store.OfferExpired); err != nil {
+		m.logger(ctx).Warn("unposted offer not withdrawn; it expires by itself", "offer", id, "err", err)
 	}
 }
 
 // AnswerOffer is the buyer's Accept or Decline. Acceptance moves the price and the bank
-// in one transaction, and in Shoot returns the kitty to the seller (R6.3, R9.9). It
-// returns the offer and the catalog key of its new state. The offer is looked up and
-// ended in the manager's offer book: its memory, or the store for shared tables.
+// in one transaction, which also ends the offer, so that a second acceptance (another
+// process, a double click) sells nothing; and in Shoot returns the kitty to the seller
+// (R6.3, R9.9). It returns the offer and the catalog key of its new state.
 func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept bool) (Offer, string, error) {
-	book := m.offerBook()
-	of, ok, err := book.open(ctx, id)
+	of, ok, err := m.standingOffer(ctx, id)
 	if err != nil {
 		return Offer{}, "", err
 	}
@@ -187,10 +163,10 @@ func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept boo
 		return Offer{}, "", Refuse("err.not_your_offer", "Player", Member(of.Buyer))
 	}
 	if !accept {
-		if ended, err := book.end(ctx, id, store.OfferDeclined); err != nil {
-			return Offer{}, "", err
-		} else if !ended {
+		if _, err := m.st.EndOffer(ctx, id, store.OfferDeclined); errors.Is(err, store.ErrOfferEnded) {
 			return Offer{}, "", Refuse("err.offer_expired")
+		} else if err != nil {
+			return Offer{}, "", err
 		}
 		return of, "offer.declined", nil
 	}
@@ -205,7 +181,7 @@ func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept boo
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.banker() != of.Seller {
-		if _, err := book.end(ctx, id, store.OfferExpired); err != nil {
+		if _, err := m.st.EndOffer(ctx, id, store.OfferExpired); err != nil && !errors.Is(err, store.ErrOfferEnded) {
 			m.logger(ctx).Warn("stale offer not ended; it expires by itself", "offer", id, "err", err)
 		}
 		return Offer{}, "", Refuse("err.offer_stale")
@@ -213,67 +189,41 @@ func (m *Manager) AnswerOffer(ctx context.Context, id, member string, accept boo
 	if t.inRound() {
 		return Offer{}, "", Refuse("err.between_rounds_only")
 	}
-	if err := t.sell(ctx, bal, of.Seller, of.Buyer, of.Price, "bank sale (R6.3)", book.sale(id)); errors.Is(err, store.ErrOfferEnded) {
+	if err := t.sell(ctx, bal, of.Seller, of.Buyer, of.Price, "bank sale (R6.3)", store.BankParams{Offer: id}); errors.Is(err, store.ErrOfferEnded) {
 		return Offer{}, "", Refuse("err.offer_expired") // answered or expired meanwhile: nothing sold
 	} else if err != nil {
 		return Offer{}, "", err
 	}
-	book.sold(ctx, id)
 	t.notice = &Notice{Kind: NoticeSold, Members: []string{of.Seller, of.Buyer}, Amount: of.Price}
 	m.n.Changed(t)
 	return of, "offer.accepted", nil
 }
 
-// offerBook is where a manager's bank offers live while they stand: its memory when
-// it owns its tables (memoryOffers), the store when replicas share them (storeOffers,
-// bank_shared.go). AnswerOffer is written once over it.
-type offerBook interface {
-	// open returns the offer if it stands: not ended, not past its expiry.
-	open(ctx context.Context, id string) (Offer, bool, error)
-	// end ends a standing offer with status (declined, expired); false if it had ended.
-	end(ctx context.Context, id, status string) (bool, error)
-	// sale is what the sale's own transaction ends (store.BankParams.Offer), so that
-	// an offer sells once.
-	sale(id string) store.BankParams
-	// sold forgets an offer the sale has ended.
-	sold(ctx context.Context, id string)
-}
-
-func (m *Manager) offerBook() offerBook {
-	if m.opt.Shared != nil {
-		return storeOffers{m}
-	}
-	return memoryOffers{m}
-}
-
-// memoryOffers are the offers in the manager's map: a process that owns its tables
-// answers every click on them.
-type memoryOffers struct{ m *Manager }
-
-func (b memoryOffers) open(_ context.Context, id string) (Offer, bool, error) {
-	b.m.mu.Lock()
-	of := b.m.offers[id]
-	b.m.mu.Unlock()
-	if of == nil || b.m.now().After(of.Expires) {
+// standingOffer reads offer id from the store; false when it does not stand (ended,
+// past its expiry, or pruned).
+func (m *Manager) standingOffer(ctx context.Context, id string) (Offer, bool, error) {
+	so, err := m.st.Offer(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && (so.Status != store.OfferOpen || m.now().After(so.Expires)) {
 		return Offer{}, false, nil
 	}
-	return *of, true, nil
-}
-
-func (b memoryOffers) end(_ context.Context, id, _ string) (bool, error) {
-	return b.m.takeOffer(id) != nil, nil
-}
-
-func (memoryOffers) sale(string) store.BankParams { return store.BankParams{} }
-
-func (b memoryOffers) sold(ctx context.Context, id string) {
-	if b.m.takeOffer(id) == nil {
-		b.m.logger(ctx).Warn("offer taken twice", "offer", id)
+	if err != nil {
+		return Offer{}, false, err
 	}
+	return offerOf(so), true, nil
+}
+
+func offerOf(o store.BankOffer) Offer {
+	return Offer{ID: o.ID, Table: o.TableID, Guild: o.Guild, Seller: o.Seller, Buyer: o.Buyer, Price: o.Price,
+		Channel: o.Channel, MessageID: o.MessageID, Expires: o.Expires}
+}
+
+func auctionOf(a store.BankAuction) Auction {
+	return Auction{Table: a.TableID, Guild: a.Guild, Seller: a.Seller, Bids: a.Bids, Channel: a.Channel,
+		MessageID: a.MessageID, Ends: a.Ends}
 }
 
 // sell runs a sale through the engine and commits it. t.mu must be held. end names what
-// the sale ends in its transaction on a shared table (BankParams.Offer, .Auction).
+// the sale ends in its transaction (BankParams.Offer, .Auction).
 func (t *Table) sell(ctx context.Context, bal map[string]int64, seller, buyer string, price int64, reason string, end store.BankParams) error {
 	g, err := t.between(seller, bal)
 	if err != nil {
@@ -323,6 +273,7 @@ func (t *Table) PutKitty(ctx context.Context, member string, amount int64) (int6
 }
 
 // StartAuction offers the bank to the highest bidder when the kitty is empty (R9.8).
+// The auction and its close are written in one store transaction.
 func (t *Table) StartAuction(ctx context.Context, member, channel string) (Auction, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -333,107 +284,139 @@ func (t *Table) StartAuction(ctx context.Context, member, channel string) (Aucti
 		return Auction{}, Refuse("err.auction_needs_empty_kitty")
 	}
 	m := t.m
-	if m.opt.Shared != nil {
-		return m.startSharedAuction(ctx, t, member, channel)
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, running := m.auctions[t.id]; running {
+	a := store.BankAuction{TableID: t.id, Guild: t.guild, Channel: channel, Seller: member, Ends: m.now().Add(m.opt.BidWindow),
+		Bids: map[string]int64{}}
+	if err := m.st.StartAuction(ctx, a); errors.Is(err, store.ErrAuctionRunning) {
 		return Auction{}, Refuse("err.auction_running")
+	} else if err != nil {
+		return Auction{}, err
 	}
-	a := &Auction{Table: t.id, Guild: t.guild, Seller: member, Bids: map[string]int64{}, Channel: channel, Ends: m.now().Add(m.opt.BidWindow)}
-	m.auctions[t.id] = a
-	m.opt.AfterFunc(m.opt.BidWindow, func() { m.closeAuction(t) })
-	return a.copy(), nil
+	m.wake.Armed(a.Ends)
+	return auctionOf(a), nil
 }
 
 // SetAuctionMessage records the message that shows a table's auction.
 func (m *Manager) SetAuctionMessage(ctx context.Context, table int64, messageID string) {
-	if sh := m.opt.Shared; sh != nil {
-		if err := sh.SetAuctionMessage(ctx, table, messageID); err != nil {
-			m.logger(ctx).Warn("auction message not recorded; its close will not edit it", "table", table, "err", err)
-		}
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if a := m.auctions[table]; a != nil {
-		a.MessageID = messageID
+	if err := m.st.SetAuctionMessage(ctx, table, messageID); err != nil {
+		m.logger(ctx).Warn("auction message not recorded; its close will not edit it", "table", table, "err", err)
 	}
 }
 
-// Bid places a bid in the table's running auction.
+// Bid places a bid in the table's running auction. The auction is read before t.mu is
+// taken (reads never wait under a table's lock); PlaceBid checks it again in its
+// transaction, so a bid placed meanwhile or a close is never overwritten.
 func (t *Table) Bid(ctx context.Context, member string, amount int64) (Auction, error) {
 	m := t.m
 	w, _, err := m.st.EnsureWallet(ctx, t.guild, member, m.opt.StartingChips, m.now())
 	if err != nil {
 		return Auction{}, err
 	}
-	if m.opt.Shared != nil {
-		return m.bidShared(ctx, t, member, amount, w.Balance)
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	m.mu.Lock()
-	a := m.auctions[t.id]
-	m.mu.Unlock()
-	if a == nil || m.now().After(a.Ends) {
+	sa, err := m.st.Auction(ctx, t.id)
+	if errors.Is(err, store.ErrNoAuction) || err == nil && m.now().After(sa.Ends) {
 		return Auction{}, Refuse("err.no_auction")
 	}
+	if err != nil {
+		return Auction{}, err
+	}
+	a := auctionOf(sa)
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	switch {
 	case member == a.Seller:
 		return Auction{}, Refuse("err.bid_own_bank")
 	case !t.seated(member):
 		return Auction{}, Refuse("err.not_seated")
 	}
-	m.mu.Lock()
-	_, best := a.Highest()
-	m.mu.Unlock()
-	if amount <= best {
+	if _, best := a.Highest(); amount <= best {
 		return Auction{}, Refuse("err.bid_too_low", "Count", best)
 	}
 	if w.Balance < amount {
 		return Auction{}, Refuse("err.store_insufficient", "Need", amount, "Have", w.Balance)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	a.Bids[member] = amount
-	return a.copy(), nil
+	sa, err = m.st.PlaceBid(ctx, t.id, member, amount, m.now())
+	switch {
+	case errors.Is(err, store.ErrNoAuction):
+		return Auction{}, Refuse("err.no_auction")
+	case errors.Is(err, store.ErrBidTooLow):
+		_, best := a.Highest()
+		return Auction{}, Refuse("err.bid_too_low", "Count", best)
+	case err != nil:
+		return Auction{}, err
+	}
+	return auctionOf(sa), nil
 }
 
-// closeAuction sells the bank to the highest bidder who can still pay.
-func (m *Manager) closeAuction(t *Table) {
-	if !m.Enter() {
+// fireOffer expires offer d.Ref, claimed by this process, under its table's hold.
+func (m *Manager) fireOffer(ctx context.Context, d store.Deadline) {
+	release, ok := m.holdClaimed(ctx, d)
+	if !ok {
 		return
 	}
-	defer m.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	m.mu.Lock()
-	var who []string
-	if a := m.auctions[t.id]; a != nil {
-		who = a.people()
+	defer release()
+	so, err := m.st.EndOffer(ctx, d.Ref, store.OfferExpired)
+	switch {
+	case errors.Is(err, store.ErrOfferEnded):
+		m.finish(ctx, d) // answered meanwhile
+	case err != nil:
+		m.log.Error("offer timer: offer not expired; the claim lapses and is tried again", "offer", d.Ref, "err", err)
+	default:
+		m.n.OfferEnded(offerOf(so), "offer.expired")
 	}
-	m.mu.Unlock()
-	bal, err := t.wallets(ctx, who...)
+}
+
+// fireAuction closes table d.TableID's auction, claimed by this process, under the
+// table's hold: the bank goes to the highest bidder who can still pay (R9.8).
+func (m *Manager) fireAuction(ctx context.Context, d store.Deadline) {
+	release, ok := m.holdClaimed(ctx, d)
+	if !ok {
+		return
+	}
+	defer release()
+	sa, err := m.st.Auction(ctx, d.TableID)
+	if errors.Is(err, store.ErrNoAuction) {
+		m.finish(ctx, d)
+		return
+	}
 	if err != nil {
-		m.log.Error("auction not closed", "table", t.id, "err", err)
+		m.log.Error("auction timer: auction not read; the claim lapses and is tried again", "table", d.TableID, "err", err)
+		return
+	}
+	a := auctionOf(sa)
+	t, err := m.Get(ctx, d.TableID)
+	var r *Refusal
+	if errors.As(err, &r) {
+		m.endAuction(ctx, a) // the table closed: nothing to sell
+		return
+	}
+	if err != nil {
+		m.log.Error("auction timer: table not loaded; the claim lapses and is tried again", "table", d.TableID, "err", err)
+		return
+	}
+	bal, err := t.wallets(ctx, a.people()...)
+	if err != nil {
+		m.log.Error("auction timer: balances not read; the claim lapses and is tried again", "table", d.TableID, "err", err)
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	m.mu.Lock()
-	a := m.auctions[t.id]
-	delete(m.auctions, t.id)
-	m.mu.Unlock()
-	if a == nil {
+	sold, err := t.sellToBest(ctx, bal, &a, store.BankParams{Auction: true})
+	switch {
+	case sold:
+		m.n.AuctionChanged(a, "auction.closed")
+	case err == nil:
+		m.endAuction(ctx, a)
+	} // else closed meanwhile, by the transaction that closed it
+}
+
+// endAuction closes auction a unsold, once, and has its message say so.
+func (m *Manager) endAuction(ctx context.Context, a Auction) {
+	if _, err := m.st.EndAuction(ctx, a.Table); errors.Is(err, store.ErrNoAuction) {
+		return
+	} else if err != nil {
+		m.log.Error("auction timer: auction not closed; the claim lapses and is tried again", "table", a.Table, "err", err)
 		return
 	}
-	if sold, _ := t.sellToBest(ctx, bal, a, store.BankParams{}); sold {
-		m.n.AuctionChanged(a.copy(), "auction.closed")
-		return
-	}
-	m.n.AuctionChanged(a.copy(), "auction.unsold")
+	m.n.AuctionChanged(a, "auction.unsold")
 }
 
 // people are the auction's seller and bidders: whose balances a sale needs.
@@ -448,8 +431,7 @@ func (a *Auction) people() []string {
 // sellToBest sells the bank to a's highest bidder who can still pay (R9.8), trying the
 // bids from the highest down and dropping each that fails, while a.Seller still holds the
 // bank between rounds; it notes the sale on the table. end is what the sale's
-// transaction ends (store.BankParams.Auction for a shared table's auction, kept in the
-// store). It returns store.ErrNoAuction, having sold nothing, when that auction was
+// transaction ends (store.BankParams.Auction). It returns store.ErrNoAuction, having sold nothing, when that auction was
 // closed meanwhile. t.mu must be held.
 func (t *Table) sellToBest(ctx context.Context, bal map[string]int64, a *Auction, end store.BankParams) (bool, error) {
 	for len(a.Bids) > 0 {

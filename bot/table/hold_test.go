@@ -53,8 +53,8 @@ func holdPair(t *testing.T, renew time.Duration) (a, b *Manager, id int64, clock
 	now := func() time.Time { return time.Unix(0, clock.Load()) }
 	claims = &claimCount{Store: st, last: map[string]time.Time{}}
 	mgr := func(holder string) *Manager {
-		m := NewManager(st, Options{StartingChips: 100, MaxSeats: 10, OfferTTL: time.Minute, BidWindow: time.Minute,
-			Now: now, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler), Shared: claims, Holder: holder})
+		m := NewManager(StoresOf(st), Options{StartingChips: 100, MaxSeats: 10, OfferTTL: time.Minute, BidWindow: time.Minute,
+			Now: now, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler), Leases: claims, Holder: holder})
 		m.SetNotifier(quiet{})
 		m.holds.renew = renew
 		return m

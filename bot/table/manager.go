@@ -58,44 +58,53 @@ type Options struct {
 	// gateway shards each process recovers only the servers Discord routes to its
 	// shards). Nil serves every server.
 	Serves func(guild string) bool
-	// Shared, when set, makes this process one of several sharing the store's tables
-	// (shared.go): work on a table happens inside Hold, under the table's lease taken
-	// in Holder's name (unique per process).
-	Shared Shared
+	// Leases, when set, makes this process one of several sharing the store's tables
+	// (HTTP replicas, shared.go): work on a table happens inside Hold, under the table's
+	// lease taken in Holder's name (unique per process), and the process polls for due
+	// deadlines (due.go). Nil: this process is the only one that writes its tables, as
+	// if it held every one of their leases for as long as it runs.
+	Leases Leases
+	// Holder names this process in leases and in the claims of deadlines.
 	Holder string
+	// MaxTables, when above 0, is how many open tables a server may have: Open is
+	// refused past it with store.ErrTooManyTables.
+	MaxTables int
 }
 
 // Timer is a timer started by Options.AfterFunc; *time.Timer is one.
 type Timer interface{ Stop() bool }
 
-// Manager holds the open tables of a bot, its bank offers and auctions, and the count of
-// work in flight. Its own lock (mu) guards only those maps and flags and is never held
-// while a table's lock is taken: see doc.go for the lock order.
+// Manager holds the open tables of a bot in memory and the count of work in flight.
+// Its own lock (mu) guards only its maps and flags and is never held while a table's
+// lock is taken: see doc.go for the lock order.
 type Manager struct {
-	st  Store
-	opt Options
-	log *slog.Logger
-	n   Notifier
+	st   Stores
+	opt  Options
+	log  *slog.Logger
+	n    Notifier
+	wake Waker // how this process learns that deadlines are due (due.go)
 
 	mu       sync.Mutex
 	tables   map[int64]*Table
 	byChan   map[string]*Table // guild + "/" + channel -> its open table
-	offers   map[string]*Offer
-	auctions map[int64]*Auction
 	closed   bool
 	inflight sync.WaitGroup
-	holds    holds   // shared tables' leases, per table (shared.go)
-	poll     Timer   // the next poll of the store's turn deadlines (deadlines.go), when shared
-	recent   []int64 // tables changed lately that Recover left on disk, for Recent
+	holds    holds               // the tables held, per table, and their leases when shared (shared.go)
+	recent   []int64             // tables changed lately that Recover left on disk, for Recent
+	lastUse  map[int64]time.Time // when each table in memory was last asked for (idle.go)
 }
 
 // NewManager builds a manager over a store. SetNotifier must be called before Start.
-func NewManager(st Store, opt Options) *Manager {
+func NewManager(st Stores, opt Options) *Manager {
 	if opt.AfterFunc == nil {
 		opt.AfterFunc = func(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
 	}
-	return &Manager{st: st, opt: opt, log: opt.Logger, tables: map[int64]*Table{}, byChan: map[string]*Table{}, offers: map[string]*Offer{},
-		auctions: map[int64]*Auction{}}
+	if opt.Holder == "" {
+		opt.Holder = "pontoon"
+	}
+	m := &Manager{st: st, opt: opt, log: opt.Logger, tables: map[int64]*Table{}, byChan: map[string]*Table{}}
+	m.wake = newWaker(m)
+	return m
 }
 
 // SetNotifier tells the manager whom to tell about changes.
@@ -118,35 +127,15 @@ func (m *Manager) Enter() bool {
 // Done ends a piece of work counted by Enter.
 func (m *Manager) Done() { m.inflight.Done() }
 
-// Close stops taking work, waits for the work in flight and stops every timer.
+// Close stops taking work, waits for the work in flight and stops the waking for
+// deadlines. Offers, auctions and turn deadlines stay in the store: the next process to
+// run fires them.
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closed = true
 	m.mu.Unlock()
 	m.inflight.Wait()
-	m.mu.Lock()
-	if m.poll != nil {
-		m.poll.Stop()
-	}
-	m.mu.Unlock()
-	for _, t := range m.Tables() {
-		t.mu.Lock()
-		t.stopTimer()
-		t.mu.Unlock()
-	}
-	// Offers and auctions live in memory: they end with the bot, and their messages say
-	// so rather than look live after a restart. Those of shared tables are in the store
-	// (bank_shared.go), not in these maps: they outlive this process for another to end.
-	m.mu.Lock()
-	offers, auctions := m.offers, m.auctions
-	m.offers, m.auctions = map[string]*Offer{}, map[int64]*Auction{}
-	m.mu.Unlock()
-	for _, of := range offers {
-		m.n.OfferEnded(*of, "offer.expired")
-	}
-	for _, a := range auctions {
-		m.n.AuctionChanged(a.copy(), "auction.unsold")
-	}
+	m.wake.Stop()
 }
 
 // Tables lists the open tables in memory.
@@ -168,6 +157,7 @@ func (m *Manager) forget(t *Table) {
 	if m.tables[t.id] == t {
 		delete(m.tables, t.id)
 		delete(m.byChan, chanKey(t.guild, t.channel))
+		delete(m.lastUse, t.id)
 	}
 }
 
@@ -175,6 +165,9 @@ func (m *Manager) forget(t *Table) {
 func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 	m.mu.Lock()
 	t, ok := m.tables[id]
+	if ok {
+		m.noteUse(id)
+	}
 	m.mu.Unlock()
 	if ok {
 		return t, nil
@@ -193,10 +186,8 @@ func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.opt.Shared != nil {
-		if err := m.rebuild(ctx, t); err != nil {
-			return nil, err
-		}
+	if err := m.rebuild(ctx, t); err != nil {
+		return nil, err
 	}
 	m.mu.Lock()
 	old, ok := m.tables[id]
@@ -205,9 +196,6 @@ func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 	}
 	m.mu.Unlock()
 	if ok {
-		t.mu.Lock() // never kept: only its timer (a shared table's) must stop
-		t.stopTimer()
-		t.mu.Unlock()
 		return old, nil
 	}
 	return t, nil
@@ -217,6 +205,7 @@ func (m *Manager) Get(ctx context.Context, id int64) (*Table, error) {
 func (m *Manager) keep(t *Table) {
 	m.tables[t.id] = t
 	m.byChan[chanKey(t.guild, t.channel)] = t
+	m.noteUse(t.id)
 }
 
 func chanKey(guild, channel string) string { return guild + "/" + channel }
@@ -225,6 +214,9 @@ func chanKey(guild, channel string) string { return guild + "/" + channel }
 func (m *Manager) ByChannel(ctx context.Context, guild, channel string) (*Table, error) {
 	m.mu.Lock()
 	t, ok := m.byChan[chanKey(guild, channel)]
+	if ok {
+		m.noteUse(t.id)
+	}
 	m.mu.Unlock()
 	if ok {
 		return t, nil
@@ -298,7 +290,7 @@ func (m *Manager) Open(ctx context.Context, p OpenParams) (*Table, Snapshot, err
 	if _, _, err := m.st.EnsureWallet(ctx, p.Guild, p.Host, m.opt.StartingChips, now); err != nil {
 		return nil, Snapshot{}, err
 	}
-	tb, err := m.st.OpenTable(ctx, store.OpenTableParams{Guild: p.Guild, Channel: p.Channel, Host: p.Host, Rules: raw, Now: now})
+	tb, err := m.st.OpenTable(ctx, store.OpenTableParams{Guild: p.Guild, Channel: p.Channel, Host: p.Host, Rules: raw, MaxOpen: m.opt.MaxTables, Now: now})
 	if err != nil {
 		return nil, Snapshot{}, err
 	}
@@ -373,14 +365,13 @@ func (m *Manager) Recover(ctx context.Context) error {
 				t.mseq[a.Member]++
 				last = a.CreatedAt
 			}
-			t.recovered = true
 			t.notice = timedOutNotice(r.Actions)
-			t.deadline = last.Add(t.turn) // R7.4: a timer that ran out while the bot was down fires at start
-			if sh := m.opt.Shared; sh != nil {
-				// A round dealt before the store kept turn deadlines gets one now.
-				if err := sh.EnsureDeadline(ctx, t.id, store.DeadlineTurn, "", t.deadline); err != nil {
-					m.log.Error("turn deadline not kept", "table", t.id, "err", err)
-				}
+			// R7.4: the deadline runs from the round's last action; one that ran out while
+			// no process ran fires at start. A round dealt before the store kept every
+			// table's turn deadline gets one now.
+			t.deadline = last.Add(t.turn)
+			if err := m.st.EnsureDeadline(ctx, t.id, store.DeadlineTurn, "", t.deadline); err != nil {
+				m.log.Error("turn deadline not kept", "table", t.id, "err", err)
 			}
 		}
 		t.restart = restartRound
@@ -495,7 +486,7 @@ func (m *Manager) LoadRecent(ctx context.Context, id int64) (*Table, error) {
 	m.mu.Lock()
 	t, ok := m.tables[id]
 	m.mu.Unlock()
-	if ok || m.opt.Shared != nil {
+	if ok || m.opt.Leases != nil {
 		if ok {
 			return t, nil
 		}
@@ -568,22 +559,20 @@ const (
 	restartPost               // it has no message: post one
 )
 
-// Resume arms the timers of the recovered rounds once the gateway is open, and returns
-// the tables whose message may be behind (a recovered round, a recent change, a close),
-// for the caller to redraw where the message does not show the table's state, and the
-// tables that have no message, for the caller to post. Shared tables' turn timers are
-// the store's: Resume starts polling them (deadlines.go). It takes one table's lock at
-// a time and never the manager's with it.
+// Resume, once the gateway is open, starts waking for the deadlines in the store
+// (due.go), those that fell due while no process ran first, and returns the tables
+// whose message may be behind (a recovered round, a recent change, a close), for the
+// caller to redraw where the message does not show the table's state, and the tables
+// that have no message, for the caller to post. It takes one table's lock at a time and
+// never the manager's with it.
 func (m *Manager) Resume() (redraw, unposted []*Table) {
-	defer m.startPolling()
+	defer m.wake.Start(m.fireDue)
 	for _, t := range m.Tables() {
 		t.mu.Lock()
 		switch t.restart {
 		case restartRound:
-			t.armTimer()
 			redraw = append(redraw, t)
 		case restartPost:
-			t.armTimer()
 			unposted = append(unposted, t)
 		}
 		t.restart = restartNone

@@ -96,9 +96,10 @@ func (t *Table) applyAll(ctx context.Context, as []game.Action, ids []string) ([
 			fin.Pending = pending
 		}
 		ps[len(ps)-1].Finish = fin
-	} else {
-		ps[len(ps)-1].TurnDue = t.turnDue(now) // R7.4: the next decision's timer
 	}
+	// R7.4: the next decision's timer runs from now. The store's turn deadline, written at
+	// the deal, stays as it is: it is the earliest the turn can time out, and the firing
+	// moves it on to t.deadline when that is later (fireTurn), so an action writes none.
 	var err error
 	if len(ps) == 1 {
 		err = t.m.st.ApplyAction(ctx, ps[0])
@@ -117,7 +118,6 @@ func (t *Table) applyAll(ctx context.Context, as []game.Action, ids []string) ([
 		}
 	}
 	t.notice = nil
-	t.recovered = false
 	if fin != nil {
 		t.owner = g.Banker
 		t.kitty = g.Kitty
@@ -128,26 +128,15 @@ func (t *Table) applyAll(ctx context.Context, as []game.Action, ids []string) ([
 			t.pending = fin.Pending
 		}
 	}
-	t.armTimer()
+	t.armTimer(now.Add(t.turn))
 	t.m.n.Changed(t)
 	return outs, nil
-}
-
-// turnDue is when decisions made from now time out (R7.4), for the store to keep as the
-// table's turn deadline: only shared tables need it there, since every replica polls the
-// store for due turns (deadlines.go); one process keeps its timers in memory, and its
-// actions skip the write.
-func (t *Table) turnDue(now time.Time) time.Time {
-	if t.m.opt.Shared == nil {
-		return time.Time{}
-	}
-	return now.Add(t.turn)
 }
 
 // close marks the table closed and forgets it. t.mu must be held.
 func (t *Table) close() {
 	t.closed = true
-	t.stopTimer()
+	t.deadline = time.Time{}
 	t.m.forget(t)
 }
 
@@ -349,7 +338,7 @@ func (t *Table) deal(ctx context.Context, interactionID string) error {
 		}
 		g = ng
 		return store.StartRoundParams{TableID: t.id, Number: number, History: string(hj), Commitment: commitment, Salt: salt, Now: now,
-			TurnDue: t.turnDue(now)}, nil
+			TurnDue: now.Add(t.turn)}, nil
 	}
 	r, err := t.m.st.DealRound(ctx, store.DealParams{TableID: t.id, Number: number, Members: seats, Starting: t.m.opt.StartingChips,
 		BankOwner: bankOwner, BankTransfers: bankTs, BankReason: "cut (R1.4)", Start: start, Seed: seedUse, Now: now})
@@ -371,7 +360,7 @@ func (t *Table) deal(ctx context.Context, interactionID string) error {
 	if seedUse != nil {
 		t.seed = &store.ShuffleSeed{Commitment: seedUse.Next.Commitment, ServerSeed: seedUse.Next.ServerSeed}
 	}
-	t.armTimer()
+	t.armTimer(now.Add(t.turn))
 	return nil
 }
 

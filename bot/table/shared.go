@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/pontoon-bot/pontoon/store"
 )
 
 // Tables shared by several processes, (HTTP replicas on one PostgreSQL): any
@@ -20,26 +18,10 @@ import (
 // went stale anyway (a lease that lapsed mid-command) fails its commit rather than
 // overwrite another's.
 
-// Shared is what tables shared between processes need of the store; *store.Store has it.
-type Shared interface {
+// Leases are the tables' leases in the store; *store.Store has them.
+type Leases interface {
 	ClaimTable(ctx context.Context, tableID int64, holder string, now time.Time, ttl time.Duration) (claimed, current bool, err error)
 	ReleaseTable(ctx context.Context, tableID int64, holder string, now time.Time) error
-	// The turn deadlines kept in the store (deadlines.go).
-	ClaimDeadlines(ctx context.Context, kind, holder string, now time.Time, ttl time.Duration, limit int) ([]store.Deadline, error)
-	Claimed(ctx context.Context, d store.Deadline, holder string) (bool, error)
-	FinishDeadline(ctx context.Context, d store.Deadline, holder string) error
-	ReleaseDeadline(ctx context.Context, d store.Deadline, holder string) error
-	EnsureDeadline(ctx context.Context, tableID int64, kind, ref string, due time.Time) error
-	// The bank's offers and auctions kept in the store (bank_shared.go).
-	OpenOffer(ctx context.Context, of store.BankOffer) ([]store.BankOffer, error)
-	Offer(ctx context.Context, id string) (store.BankOffer, error)
-	SetOfferMessage(ctx context.Context, id, messageID string) error
-	EndOffer(ctx context.Context, id, status string) (store.BankOffer, error)
-	StartAuction(ctx context.Context, a store.BankAuction) error
-	Auction(ctx context.Context, tableID int64) (store.BankAuction, error)
-	SetAuctionMessage(ctx context.Context, tableID int64, messageID string) error
-	PlaceBid(ctx context.Context, tableID int64, member string, amount int64, now time.Time) (store.BankAuction, error)
-	EndAuction(ctx context.Context, tableID int64) (store.BankAuction, error)
 }
 
 const (
@@ -121,7 +103,7 @@ func (h *holds) put(id int64, s *holdSlot, held bool) {
 }
 
 // Hold gives the caller table id until release is called: one piece of work at a
-// time per table in this process and, with Options.Shared, in every process sharing
+// time per table in this process and, with Options.Leases, in every process sharing
 // the store (the table's lease, claimed in Holder's name). A stale cached copy (another
 // process held the table since) is dropped, so that Get loads it afresh. Waiting, for
 // this process's own work or another's lease, lasts as long as ctx at most, and then
@@ -140,7 +122,7 @@ func (m *Manager) Hold(ctx context.Context, id int64) (release func(), err error
 	if err != nil {
 		return nil, err
 	}
-	sh := m.opt.Shared
+	sh := m.opt.Leases
 	if sh == nil {
 		// One process owns its tables: no other process takes them, so the slot is the
 		// whole hold and costs no write.
@@ -203,7 +185,7 @@ func (m *Manager) renew(id int64) (stop func()) {
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), every)
-		claimed, _, err := m.opt.Shared.ClaimTable(ctx, id, m.opt.Holder, m.now(), ttl)
+		claimed, _, err := m.opt.Leases.ClaimTable(ctx, id, m.opt.Holder, m.now(), ttl)
 		cancel()
 		switch {
 		case err != nil:
@@ -233,17 +215,14 @@ func (m *Manager) drop(id int64) {
 	if t == nil {
 		return
 	}
-	t.mu.Lock()
-	t.stopTimer()
-	t.mu.Unlock()
 	m.forget(t)
 }
 
 // rebuild replays a freshly loaded table's current or last round from the actions the
 // store holds, and sets its turn deadline as recovery does for a restart (R7.4: the
 // deadline runs from the round's last action; the store's copy of it is what fires,
-// deadlines.go). Only shared tables need it: a process
-// that owns its tables keeps every round in play in memory from recovery on.
+// deadlines.go). A table loaded by Get after Recover has a round in play only when
+// another process dealt it (HTTP replicas) or recovery left it to its shard.
 func (m *Manager) rebuild(ctx context.Context, t *Table) error {
 	if t.round.ID == 0 {
 		return nil
@@ -262,18 +241,12 @@ func (m *Manager) rebuild(ctx context.Context, t *Table) error {
 		last = a.CreatedAt
 	}
 	if g.InRound() {
-		t.recovered = true
 		t.deadline = last.Add(t.turn)
 	}
-	t.armTimer()
 	return nil
 }
 
-// Refresh forgets the cached copy of a shared table whose commit failed as stale (the
-// store's (round, seq) key, a deal's round number): the next Get rebuilds it from the
-// store. Call it inside Hold.
-func (m *Manager) Refresh(id int64) {
-	if m.opt.Shared != nil {
-		m.drop(id)
-	}
-}
+// Refresh forgets the cached copy of a table whose commit failed as stale (the store's
+// (round, seq) key, a deal's round number): the next Get rebuilds it from the store.
+// Call it inside Hold.
+func (m *Manager) Refresh(id int64) { m.drop(id) }

@@ -29,8 +29,8 @@ func TestHoldRebuildsAStaleCopy(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	mgr := func(holder string) *Manager {
-		m := NewManager(st, Options{StartingChips: 100, MaxSeats: 10, OfferTTL: time.Minute, BidWindow: time.Minute,
-			Now: time.Now, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler), Shared: st, Holder: holder})
+		m := NewManager(StoresOf(st), Options{StartingChips: 100, MaxSeats: 10, OfferTTL: time.Minute, BidWindow: time.Minute,
+			Now: time.Now, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler), Leases: st, Holder: holder})
 		m.SetNotifier(quiet{})
 		return m
 	}

@@ -183,14 +183,11 @@ type Table struct {
 	seed     *store.ShuffleSeed // the pending pontoon-shuffle/1 seed for the next fresh pack
 	nextPack []string           // carried from the last round (R6.1); nil to shuffle
 
-	recovered bool
-	restart   restartState
+	restart restartState
 
 	closing  bool
 	closed   bool
-	deadline time.Time
-	timer    Timer
-	timerGen int
+	deadline time.Time // the turn's, as the store keeps it (R7.4); zero when no round waits
 }
 
 // ID is the table's store id; it never changes.

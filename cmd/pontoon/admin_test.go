@@ -115,7 +115,7 @@ func TestAdminListener(t *testing.T) {
 	}
 	db := filepath.Join(t.TempDir(), "pontoon.db")
 	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
-		"PONTOON_DATABASE_PATH="+db, "PONTOON_LOG_FORMAT=json", "PONTOON_ADMIN_LISTEN=127.0.0.1:0")
+		"PONTOON_DATABASE_PATH="+db, "PONTOON_LOG_FORMAT=json", "PONTOON_ADMIN_LISTEN=127.0.0.1:0", "PONTOON_ADMIN_PPROF=true")
 	p := startServe(t, bin, env, 1)
 	defer func() { _ = p.cmd.Process.Kill() }()
 	addr := adminAddr(t, p.logs.String())

@@ -69,8 +69,6 @@ func TestContainerFiles(t *testing.T) {
 	require.NoError(t, yaml.Unmarshal(raw, &compose))
 	bot, db := compose.Services["bot"], compose.Services["db"]
 	assert.Equal(t, "${PONTOON_DISCORD_TOKEN:?set PONTOON_DISCORD_TOKEN}", bot.Environment["PONTOON_DISCORD_TOKEN"])
-	assert.Contains(t, bot.Volumes, "pontoon-data:/data")
-	assert.Equal(t, "/data/pontoon.db", bot.Environment["PONTOON_DATABASE_PATH"])
 	assert.True(t, strings.HasPrefix(db.Image, "postgres:"), "db is PostgreSQL: %q", db.Image)
 	assert.Contains(t, db.Environment["POSTGRES_PASSWORD"], "${POSTGRES_PASSWORD:?")
 	url := bot.Environment["PONTOON_DATABASE_URL"]
@@ -78,5 +76,5 @@ func TestContainerFiles(t *testing.T) {
 	assert.Contains(t, url, "@db:5432/"+db.Environment["POSTGRES_DB"])
 	assert.Equal(t, "service_healthy", bot.DependsOn["db"].Condition, "the bot starts once PostgreSQL answers")
 	assert.Contains(t, strings.Join(db.Healthcheck.Test, " "), "pg_isready")
-	assert.Contains(t, compose.Volumes, "pontoon-data")
+	assert.Contains(t, compose.Volumes, "pontoon-pg")
 }

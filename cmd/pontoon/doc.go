@@ -8,6 +8,8 @@
 //	pontoon migrate            create or upgrade the database, print its version
 //	pontoon audit [FILE]       check chip conservation (of a backup, given FILE); exit 1 if off
 //	pontoon backup FILE        copy the database consistently while the bot serves
+//	pontoon healthcheck [--ready] ask the running bot's admin listener; exit 0 if healthy
+//	                           (Docker's HEALTHCHECK: the image has no curl)
 //
 // Start reading at root.go; each subcommand has its own file.
 package main

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pontoon-bot/pontoon/bot"
 	"github.com/pontoon-bot/pontoon/bot/httpin"
+	"github.com/pontoon-bot/pontoon/bot/metrics"
 	"github.com/pontoon-bot/pontoon/config"
 )
 
@@ -27,9 +28,11 @@ type interactionsEndpoint struct {
 }
 
 // listenInteractions starts answering Discord's interaction POSTs on
-// discord.interactions_listen when it is set. The listener is bound before this returns,
-// so a failure to bind stops start-up with its reason.
-func listenInteractions(s config.Scale, b *bot.Bot, log *slog.Logger) (*interactionsEndpoint, error) {
+// discord.interactions_listen when it is set, within the limits of discord.interactions_*
+// and counting refused requests in m when there are metrics. The listener is bound before
+// this returns, so a failure to bind stops start-up with its reason.
+func listenInteractions(d config.Discord, b *bot.Bot, log *slog.Logger, m *metrics.Metrics) (*interactionsEndpoint, error) {
+	s := d.Scale
 	if s.InteractionsListen == "" {
 		return &interactionsEndpoint{}, nil
 	}
@@ -37,7 +40,12 @@ func listenInteractions(s config.Scale, b *bot.Bot, log *slog.Logger) (*interact
 	if err != nil {
 		return nil, err
 	}
-	h, err := httpin.New(httpin.Options{PublicKey: key, Router: b.Route, Webhooks: b.REST(), Logger: log})
+	o := httpin.Options{PublicKey: key, Router: b.Route, Webhooks: b.REST(), Logger: log}
+	if m != nil { // a nil *Metrics in the interface would not be a nil Recorder
+		o.Recorder = m
+		m.DeclareEndpointRefusals(httpin.RefusalReasons)
+	}
+	h, err := httpin.New(o)
 	if err != nil {
 		return nil, err
 	}
@@ -45,9 +53,10 @@ func listenInteractions(s config.Scale, b *bot.Bot, log *slog.Logger) (*interact
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	limits := httpin.Limits{ReadTimeout: d.Endpoint.ReadTimeout, IdleTimeout: d.Endpoint.IdleTimeout, MaxConns: d.Endpoint.MaxConnections}
+	srv := limits.Server(h)
 	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := srv.Serve(limits.Listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("interactions endpoint stopped", "err", err)
 		}
 	}()

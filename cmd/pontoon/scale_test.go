@@ -248,8 +248,14 @@ func TestShardsOnePostgresSurviveAKill(t *testing.T) {
 	require.NotNil(t, r.Message, "shard 0 answers while shard 1 is down")
 	_ = tables[0].press(players[0]) || tables[0].press(players[1]) || tables[0].press(players[2])
 
+	// Shard 1 loads before it is ready only its own round in play: none when the deal
+	// settled it at once (a banker's pontoon, R3.5), and never shard 0's.
+	inPlay := 1
+	if tables[1].settled() {
+		inPlay = 0
+	}
 	p1 = startServe(t, bin, env(1), 1)
-	assert.Equal(t, 1, readyTables(t, p1.logs.String()), "shard 1 recovers its own server's table only, not shard 0's round in play")
+	assert.Equal(t, inPlay, readyTables(t, p1.logs.String()), "shard 1 recovers its own server's round in play only, not shard 0's")
 	tables[0].playOut(p0.logs.String)
 	tables[1].playOut(p1.logs.String)
 

@@ -71,7 +71,7 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	if cfg.Log.Format == "json" {
 		h = slog.NewJSONHandler(w, opts)
 	}
-	secrets := append([]string{cfg.Discord.Token.Reveal()}, store.LocationSecrets(cfg.Database.URL.Reveal())...)
+	secrets := append([]string{cfg.Discord.Token.Reveal(), cfg.Admin.Token.Reveal()}, store.LocationSecrets(cfg.Database.URL.Reveal())...)
 	return slog.New(logging.Redact(h, secrets...))
 }
 
@@ -132,7 +132,11 @@ func serve(parent context.Context, stderr io.Writer) error {
 		TurnTimer: cfg.Game.TurnTimer, StartingChips: cfg.Game.StartingChips, DailyAmount: cfg.Game.DailyAmount,
 		DailyCooldown: cfg.Game.DailyCooldown, DefaultRules: rules, Language: cfg.Game.Language,
 		OfferTTL: cfg.Game.BankOfferTTL, BidWindow: cfg.Game.BidWindow, Logger: log,
+		MaxOpenTables: cfg.Limits.MaxOpenTables, OddsPerHour: cfg.Limits.OddsPerHour, OddsKept: cfg.Limits.OddsKept,
+		IdleTable: cfg.Limits.IdleTable, CacheEntries: cfg.Limits.CacheEntries,
 		Scale: scaleOptions(cfg.Discord.Scale),
+		Give: bot.GiveRules{MinRounds: int(cfg.Game.GiveMinRounds), MinAccountAge: cfg.Game.GiveMinAccountAge,
+			DailyCap: cfg.Game.GiveDailyCap},
 		OnSession: func(s *discordgo.Session) {
 			s.LogLevel = logging.DiscordgoLevel(cfg.Log.SlogLevel())
 			if m != nil {
@@ -161,7 +165,7 @@ func serve(parent context.Context, stderr io.Writer) error {
 				return nil
 			}}
 		}
-		stopAdmin, err := startAdmin(ctx, cfg.Admin.Listen, log, m, st, front)
+		stopAdmin, err := startAdmin(ctx, cfg.Admin, log, m, st, front)
 		if err != nil {
 			log.Error("starting the admin listener", "addr", cfg.Admin.Listen, "err", err)
 			return exitError{1}
@@ -173,7 +177,7 @@ func serve(parent context.Context, stderr io.Writer) error {
 		_ = b.Close()
 		return exitError{1}
 	}
-	endpoint, err := listenInteractions(cfg.Discord.Scale, b, log)
+	endpoint, err := listenInteractions(cfg.Discord, b, log, m)
 	if err != nil {
 		log.Error("starting the interactions endpoint", "err", err)
 		_ = b.Close()

@@ -6,6 +6,8 @@
 // 95 % interval, the rate of each hand kind, and each R8 variation's effect against the
 // defaults), then Table.Play (one round from a given pack) and Advise (the strategy's
 // next move at a real game.Game, with its reason as a typed Why, for a Hint button).
+// Canonical is a rule set as the simulation plays it: rule sets with one Canonical form
+// give the same figures, so one kept result answers for them all.
 //
 // The simulator keeps no second copy of the rules: hands are evaluated with
 // game.Evaluate, settled with game.HandNet and checked with game.CanSplit, CanBurn,

@@ -53,7 +53,10 @@ func botEnv(apiURL, token, db, logLevel string, extra []string) []string {
 		// A member's click can wait in the queue for a while when the rate is spread
 		// over many tables; the longest turn timer (R7.4) keeps the bot from playing
 		// for them, which would leave their panel stale. Timers are still armed.
-		"PONTOON_GAME_TURN_TIMER=10m")
+		"PONTOON_GAME_TURN_TIMER=10m",
+		// A run opens hundreds of tables in a few servers, far past a server's default
+		// limit of open tables.
+		"PONTOON_LIMITS_MAX_OPEN_TABLES=10000")
 	return append(env, extra...) // later entries win: exec keeps the last of a name
 }
 
