@@ -27,7 +27,7 @@ func (b *Bot) cmdStats(c *ictx, o options) error {
 	if m, ok := o["member"]; ok {
 		member, _ = optionUser(c, m)
 	}
-	st, err := b.st.Stats(c.ctx, c.guild, member)
+	st, err := b.stats.Stats(c.ctx, c.guild, member)
 	if err != nil {
 		return err
 	}
@@ -39,12 +39,12 @@ func (b *Bot) netLeaderboard(c *ictx, page int) (view.Message, error) {
 	if page < 1 {
 		page = 1
 	}
-	standings, total, err := b.st.NetLeaderboard(c.ctx, c.guild, (page-1)*view.LeaderboardPage, view.LeaderboardPage)
+	standings, total, err := b.stats.NetLeaderboard(c.ctx, c.guild, (page-1)*view.LeaderboardPage, view.LeaderboardPage)
 	if err != nil {
 		return view.Message{}, err
 	}
 	var me *store.NetStanding
-	if r, err := b.st.NetRank(c.ctx, c.guild, c.user); err == nil {
+	if r, err := b.stats.NetRank(c.ctx, c.guild, c.user); err == nil {
 		me = &r
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return view.Message{}, err
