@@ -75,7 +75,11 @@ func (b *Bot) cmdHistory(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	return b.private(c, b.view.History(c.lang, rounds))
+	lines := make([]view.RoundLine, len(rounds))
+	for i, r := range rounds {
+		lines[i] = view.RoundLine{Number: r.Number, Commitment: r.Commitment, StartedAt: r.StartedAt, Finished: r.Finished()}
+	}
+	return b.private(c, b.view.History(c.lang, lines))
 }
 
 // cmdSettings shows or changes the server's defaults (Manage Server): language, house

@@ -134,13 +134,17 @@ func (b *Bot) leaderboard(c *ictx, page int) (view.Message, error) {
 			standings[i].Rank = ahead + 1
 		}
 	}
-	var me *store.Standing
+	var me *view.Standing
 	if w, err := b.economy.Wallet(c.ctx, c.guild, c.user); err == nil {
 		if ahead, err := b.economy.Ahead(c.ctx, c.guild, w.Balance); err == nil {
-			me = &store.Standing{Rank: ahead + 1, Member: c.user, Balance: w.Balance}
+			me = &view.Standing{Rank: ahead + 1, Member: c.user, Balance: w.Balance}
 		}
 	}
-	return b.view.Leaderboard(c.lang, page, total, standings, me), nil
+	rows := make([]view.Standing, len(standings))
+	for i, s := range standings {
+		rows[i] = view.Standing{Rank: s.Rank, Member: s.Member, Balance: s.Balance}
+	}
+	return b.view.Leaderboard(c.lang, page, total, rows, me), nil
 }
 
 func (b *Bot) cmdLeaderboard(c *ictx, o options) error {

@@ -31,7 +31,9 @@ func (b *Bot) cmdStats(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	return b.private(c, b.view.Stats(c.lang, member, st))
+	return b.private(c, b.view.Stats(c.lang, member, view.Stats{Rounds: st.Rounds, Won: st.Won, Lost: st.Lost,
+		Pontoons: st.Pontoons, Tricks: st.Tricks, Busts: st.Busts, Net: st.Net, BiggestWin: st.BiggestWin,
+		BankerRounds: st.BankerRounds, BankNet: st.BankNet}))
 }
 
 // netLeaderboard is one page of the standings by net winnings with the caller's rank.
@@ -43,13 +45,17 @@ func (b *Bot) netLeaderboard(c *ictx, page int) (view.Message, error) {
 	if err != nil {
 		return view.Message{}, err
 	}
-	var me *store.NetStanding
+	var me *view.NetStanding
 	if r, err := b.stats.NetRank(c.ctx, c.guild, c.user); err == nil {
-		me = &r
+		me = &view.NetStanding{Rank: r.Rank, Member: r.Member, Net: r.Net}
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return view.Message{}, err
 	}
-	return b.view.NetLeaderboard(c.lang, page, total, standings, me), nil
+	rows := make([]view.NetStanding, len(standings))
+	for i, s := range standings {
+		rows[i] = view.NetStanding{Rank: s.Rank, Member: s.Member, Net: s.Net}
+	}
+	return b.view.NetLeaderboard(c.lang, page, total, rows, me), nil
 }
 
 // byNet reports whether /pontoon leaderboard asked for net winnings, or a page button
