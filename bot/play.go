@@ -220,7 +220,7 @@ func (b *Bot) clickDeal(c *ictx, id view.ID) error {
 		return err
 	}
 	// The deal is a picture moment: once this answer has updated the message, the
-	// publisher attaches the picture (before it, the answer would point the embed away).
+	// publisher attaches the picture (before it, the answer would take it out of the container).
 	c.afterReply(func(context.Context) { b.pub.Changed(t) })
 	return b.updateTable(c, t)
 }
