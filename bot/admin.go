@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,10 +14,18 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
+// historyStore is what /pontoon history reads.
+type historyStore interface {
+	TableByChannel(ctx context.Context, guild, channel string) (store.Table, error)
+	Rounds(ctx context.Context, tableID int64, limit int) ([]store.Round, error)
+	Round(ctx context.Context, tableID int64, number int) (store.Round, error)
+	Actions(ctx context.Context, roundID int64) ([]store.Action, error)
+}
+
 // cmdHistory lists the table's recent rounds with their commitments, or attaches one
 // finished round's history for `pontoon replay`. A round in play is never revealed.
 func (b *Bot) cmdHistory(c *ictx, o options) error {
-	tb, err := b.st.TableByChannel(c.ctx, c.guild, c.channel)
+	tb, err := b.history.TableByChannel(c.ctx, c.guild, c.channel)
 	if errors.Is(err, store.ErrNotFound) {
 		return refuse("err.no_table")
 	}
@@ -25,7 +34,7 @@ func (b *Bot) cmdHistory(c *ictx, o options) error {
 	}
 	c.log = c.log.With("table", tb.ID, "round", tb.RoundNumber)
 	if v, ok := o["round"]; ok {
-		r, err := b.st.Round(c.ctx, tb.ID, int(v.IntValue()))
+		r, err := b.history.Round(c.ctx, tb.ID, int(v.IntValue()))
 		if errors.Is(err, store.ErrNotFound) {
 			return refuse("err.no_such_round", "Round", v.IntValue())
 		}
@@ -35,7 +44,7 @@ func (b *Bot) cmdHistory(c *ictx, o options) error {
 		if !r.Finished() {
 			return refuse("err.round_still_in_play", "Round", r.Number, "Commitment", r.Commitment)
 		}
-		acts, err := b.st.Actions(c.ctx, r.ID)
+		acts, err := b.history.Actions(c.ctx, r.ID)
 		if err != nil {
 			return err
 		}
@@ -62,11 +71,15 @@ func (b *Bot) cmdHistory(c *ictx, o options) error {
 		return b.private(c, view.Message{Content: line},
 			&discordgo.File{Name: name, ContentType: "application/json", Reader: strings.NewReader(string(data))})
 	}
-	rounds, err := b.st.Rounds(c.ctx, tb.ID, 10)
+	rounds, err := b.history.Rounds(c.ctx, tb.ID, 10)
 	if err != nil {
 		return err
 	}
-	return b.private(c, b.view.History(c.lang, rounds))
+	lines := make([]view.RoundLine, len(rounds))
+	for i, r := range rounds {
+		lines[i] = view.RoundLine{Number: r.Number, Commitment: r.Commitment, StartedAt: r.StartedAt, Finished: r.Finished()}
+	}
+	return b.private(c, b.view.History(c.lang, lines))
 }
 
 // cmdSettings shows or changes the server's defaults (Manage Server): language, house

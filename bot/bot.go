@@ -23,54 +23,11 @@ import (
 	"github.com/pontoon-bot/pontoon/store"
 )
 
-// Store is what the bot needs of persistence: what a live table needs (table.Stores'
-// parts) and what the adapter itself answers from. *store.Store implements it; every
-// method is one transaction.
-type Store interface {
-	table.TableWriter
-	table.RoundWriter
-	table.SeedStore
-	table.TableReader
-	table.RecoveryReader
-	table.OfferStore
-	table.AuctionStore
-	table.DeadlineStore
-	economyStore
-	historyStore
-	settingsStore
-	memberLanguageStore
-	statsStore
-	fairStore
+// pruneStore forgets what is kept only for a while: interaction ids past Discord's
+// redelivery and ended bank offers (pruneLoop).
+type pruneStore interface {
 	PruneInteractions(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
-	InteractionApplied(ctx context.Context, id string, tableID int64, round int) (bool, error)
 	PruneOffers(ctx context.Context, now time.Time, maxAge time.Duration) (int64, error)
-	drawnStore
-}
-
-// economyStore is what /pontoon balance, leaderboard, daily, give and grant use (give
-// also reads a member's rounds played: statsStore).
-type economyStore interface {
-	EnsureWallet(ctx context.Context, guild, member string, starting int64, now time.Time) (store.Wallet, bool, error)
-	Wallet(ctx context.Context, guild, member string) (store.Wallet, error)
-	ClaimDaily(ctx context.Context, guild, member string, amount int64, cooldown time.Duration, now time.Time) (store.Wallet, error)
-	Give(ctx context.Context, guild, from, to string, amount, perDay int64, now time.Time) (store.Wallet, store.Wallet, error)
-	Grant(ctx context.Context, guild, by, to string, amount int64, now time.Time) (store.Wallet, error)
-	Leaderboard(ctx context.Context, guild string, offset, limit int) ([]store.Standing, int, error)
-	Ahead(ctx context.Context, guild string, balance int64) (int, error)
-}
-
-// historyStore is what /pontoon history reads.
-type historyStore interface {
-	TableByChannel(ctx context.Context, guild, channel string) (store.Table, error)
-	Rounds(ctx context.Context, tableID int64, limit int) ([]store.Round, error)
-	Round(ctx context.Context, tableID int64, number int) (store.Round, error)
-	Actions(ctx context.Context, roundID int64) ([]store.Action, error)
-}
-
-// settingsStore keeps /pontoon settings.
-type settingsStore interface {
-	GuildSettings(ctx context.Context, guild string) (string, error)
-	SetGuildSettings(ctx context.Context, guild, settings string, now time.Time) error
 }
 
 // Options configure a Bot. The zero value of each optional field takes the default noted.
@@ -215,13 +172,22 @@ func (o *Options) defaults() {
 // discordgo runs each handler in its own goroutine; each table applies its commands one
 // at a time under its own lock (package table), so tables never wait on each other.
 type Bot struct {
-	opt    Options
-	st     Store
-	cat    *i18n.Catalog
-	view   *view.Renderer
-	log    *slog.Logger
-	s      *discordgo.Session // makes every REST call; a shard's session, or REST only
-	shards *discordapi.Shards // the gateway sessions; nil with HTTP interactions
+	opt Options
+	// The store's parts, each a small interface declared in the file that uses it;
+	// New sets every one from the same *store.Store.
+	economy  economyStore  // economy.go
+	history  historyStore  // admin.go
+	stats    statsStore    // stats.go
+	fair     fairStore     // fair.go
+	applied  appliedStore  // reply.go
+	drawn    drawnStore    // publish.go
+	prune    pruneStore    // pruneLoop
+	identify identifyStore // scale.go: shards pacing their identifies
+	cat      *i18n.Catalog
+	view     *view.Renderer
+	log      *slog.Logger
+	s        *discordgo.Session // makes every REST call; a shard's session, or REST only
+	shards   *discordapi.Shards // the gateway sessions; nil with HTTP interactions
 	// sharing: HTTP replicas share the tables of one PostgreSQL (scale.go sharedStore)
 	sharing bool
 	appID   string
@@ -240,7 +206,7 @@ type Bot struct {
 }
 
 // New builds a bot over a store. It does not connect; Start does.
-func New(st Store, opt Options) (*Bot, error) {
+func New(st *store.Store, opt Options) (*Bot, error) {
 	opt.defaults()
 	if err := opt.DefaultRules.Validate(); err != nil {
 		return nil, err
@@ -250,13 +216,12 @@ func New(st Store, opt Options) (*Bot, error) {
 		return nil, err
 	}
 	sh := sharedStore(st, opt.Scale)
-	b := &Bot{opt: opt, st: st, cat: cat, view: view.New(cat), log: opt.Logger, appID: opt.AppID,
+	b := &Bot{opt: opt, economy: st, history: st, stats: st, fair: st, applied: st, drawn: st, prune: st, identify: st,
+		cat: cat, view: view.New(cat), log: opt.Logger, appID: opt.AppID,
 		stop: make(chan struct{}), sharing: sh != nil, work: newWorkers(),
 		names: newCache[string, [2]string](opt.CacheEntries), hints: newCache[string, sim.Result](opt.CacheEntries),
 		pics: pictures{m: newCache[int64, picState](opt.CacheEntries)}, sims: newOddsGate(opt.OddsPerHour, opt.CacheEntries)}
-	parts := table.Stores{TableWriter: st, RoundWriter: st, SeedStore: st, TableReader: st, RecoveryReader: st, OfferStore: st,
-		AuctionStore: st, DeadlineStore: st}
-	b.tables = table.NewManager(parts, table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
+	b.tables = table.NewManager(table.StoresOf(st), table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
 		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger,
 		Serves: opt.Scale.serves, Leases: sh, Holder: newHolder(), MaxTables: opt.MaxOpenTables})
 	b.lang = newLanguages(st, opt.Language, opt.CacheEntries)
@@ -323,10 +288,10 @@ func (b *Bot) pruneLoop() {
 			return
 		case <-tick.C:
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			if _, err := b.st.PruneInteractions(ctx, b.now(), time.Hour); err != nil {
+			if _, err := b.prune.PruneInteractions(ctx, b.now(), time.Hour); err != nil {
 				b.log.Warn("pruning interaction ids", "err", err)
 			}
-			if _, err := b.st.PruneOffers(ctx, b.now(), 24*time.Hour); err != nil {
+			if _, err := b.prune.PruneOffers(ctx, b.now(), 24*time.Hour); err != nil {
 				b.log.Warn("pruning ended bank offers", "err", err)
 			}
 			cancel()

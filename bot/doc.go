@@ -4,7 +4,9 @@
 //
 // A click reads in one direction: route → table → view → reply.
 //
-//   - bot.go: Bot. New builds it over a Store; Start recovers the open tables, connects
+//   - bot.go: Bot. New builds it over a *store.Store, which it keeps as small
+//     interfaces of a few methods, each declared in the file that uses it (economy.go's
+//     economyStore, stats.go's statsStore, ...); Start recovers the open tables, connects
 //     and registers /pontoon; Close lets in-flight work finish.
 //   - routes.go: the one route table, slash subcommand name or custom-id kind → handler,
 //     and for each kind of component where the bot posts it. Before any handler runs,

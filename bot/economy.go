@@ -13,6 +13,18 @@ import (
 
 // Chips outside a table: balances, standings, daily chips, gifts and grants.
 
+// economyStore is what /pontoon balance, leaderboard, daily, give and grant use (give
+// also reads a member's rounds played: statsStore); the table reads a wallet too (play.go).
+type economyStore interface {
+	EnsureWallet(ctx context.Context, guild, member string, starting int64, now time.Time) (store.Wallet, bool, error)
+	Wallet(ctx context.Context, guild, member string) (store.Wallet, error)
+	ClaimDaily(ctx context.Context, guild, member string, amount int64, cooldown time.Duration, now time.Time) (store.Wallet, error)
+	Give(ctx context.Context, guild, from, to string, amount, perDay int64, now time.Time) (store.Wallet, store.Wallet, error)
+	Grant(ctx context.Context, guild, by, to string, amount int64, now time.Time) (store.Wallet, error)
+	Leaderboard(ctx context.Context, guild string, offset, limit int) ([]store.Standing, int, error)
+	Ahead(ctx context.Context, guild string, balance int64) (int, error)
+}
+
 // GiveRules say who may give chips to whom (/pontoon give) and how many: a server's
 // guard against a member feeding themself from alternate accounts, each minted the
 // starting chips at first use. A zero field turns its rule off.
@@ -58,7 +70,7 @@ func (b *Bot) mayGive(c *ictx, r GiveRules, member string) error {
 		}
 	}
 	if r.MinRounds > 0 {
-		st, err := b.st.Stats(c.ctx, c.guild, member)
+		st, err := b.stats.Stats(c.ctx, c.guild, member)
 		if err != nil {
 			return err
 		}
@@ -77,9 +89,9 @@ func (b *Bot) cmdBalance(c *ictx, o options) error {
 	var w store.Wallet
 	var err error
 	if member == c.user {
-		w, _, err = b.st.EnsureWallet(c.ctx, c.guild, member, b.opt.StartingChips, c.now)
+		w, _, err = b.economy.EnsureWallet(c.ctx, c.guild, member, b.opt.StartingChips, c.now)
 	} else {
-		w, err = b.st.Wallet(c.ctx, c.guild, member)
+		w, err = b.economy.Wallet(c.ctx, c.guild, member)
 		if errors.Is(err, store.ErrNotFound) {
 			return refuse("err.never_played", "Player", view.Mention(member))
 		}
@@ -87,7 +99,7 @@ func (b *Bot) cmdBalance(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	ahead, err := b.st.Ahead(c.ctx, c.guild, w.Balance)
+	ahead, err := b.economy.Ahead(c.ctx, c.guild, w.Balance)
 	if err != nil {
 		return err
 	}
@@ -97,14 +109,14 @@ func (b *Bot) cmdBalance(c *ictx, o options) error {
 // leaderboard is one page of a server's standings with the caller's own rank. A page
 // past the end shows the last one; equal balances share a rank (1, 1, 3).
 func (b *Bot) leaderboard(c *ictx, page int) (view.Message, error) {
-	_, total, err := b.st.Leaderboard(c.ctx, c.guild, 0, 1)
+	_, total, err := b.economy.Leaderboard(c.ctx, c.guild, 0, 1)
 	if err != nil {
 		return view.Message{}, err
 	}
 	pages := max(1, (total+view.LeaderboardPage-1)/view.LeaderboardPage)
 	page = min(max(page, 1), pages)
 	offset := (page - 1) * view.LeaderboardPage
-	standings, total, err := b.st.Leaderboard(c.ctx, c.guild, offset, view.LeaderboardPage)
+	standings, total, err := b.economy.Leaderboard(c.ctx, c.guild, offset, view.LeaderboardPage)
 	if err != nil {
 		return view.Message{}, err
 	}
@@ -115,20 +127,24 @@ func (b *Bot) leaderboard(c *ictx, page int) (view.Message, error) {
 		case i > 0:
 			standings[i].Rank = offset + i + 1 // everyone above holds more
 		default:
-			ahead, err := b.st.Ahead(c.ctx, c.guild, standings[i].Balance)
+			ahead, err := b.economy.Ahead(c.ctx, c.guild, standings[i].Balance)
 			if err != nil {
 				return view.Message{}, err
 			}
 			standings[i].Rank = ahead + 1
 		}
 	}
-	var me *store.Standing
-	if w, err := b.st.Wallet(c.ctx, c.guild, c.user); err == nil {
-		if ahead, err := b.st.Ahead(c.ctx, c.guild, w.Balance); err == nil {
-			me = &store.Standing{Rank: ahead + 1, Member: c.user, Balance: w.Balance}
+	var me *view.Standing
+	if w, err := b.economy.Wallet(c.ctx, c.guild, c.user); err == nil {
+		if ahead, err := b.economy.Ahead(c.ctx, c.guild, w.Balance); err == nil {
+			me = &view.Standing{Rank: ahead + 1, Member: c.user, Balance: w.Balance}
 		}
 	}
-	return b.view.Leaderboard(c.lang, page, total, standings, me), nil
+	rows := make([]view.Standing, len(standings))
+	for i, s := range standings {
+		rows[i] = view.Standing{Rank: s.Rank, Member: s.Member, Balance: s.Balance}
+	}
+	return b.view.Leaderboard(c.lang, page, total, rows, me), nil
 }
 
 func (b *Bot) cmdLeaderboard(c *ictx, o options) error {
@@ -161,10 +177,10 @@ func (b *Bot) clickBoard(c *ictx, id view.ID) error {
 }
 
 func (b *Bot) cmdDaily(c *ictx, _ options) error {
-	if _, _, err := b.st.EnsureWallet(c.ctx, c.guild, c.user, b.opt.StartingChips, c.now); err != nil {
+	if _, _, err := b.economy.EnsureWallet(c.ctx, c.guild, c.user, b.opt.StartingChips, c.now); err != nil {
 		return err
 	}
-	w, err := b.st.ClaimDaily(c.ctx, c.guild, c.user, b.opt.DailyAmount, b.opt.DailyCooldown, c.now)
+	w, err := b.economy.ClaimDaily(c.ctx, c.guild, c.user, b.opt.DailyAmount, b.opt.DailyCooldown, c.now)
 	if err != nil {
 		return err
 	}
@@ -190,13 +206,13 @@ func (b *Bot) cmdGive(c *ictx, o options) error {
 			return err
 		}
 	}
-	if _, _, err := b.st.EnsureWallet(c.ctx, c.guild, c.user, b.opt.StartingChips, c.now); err != nil {
+	if _, _, err := b.economy.EnsureWallet(c.ctx, c.guild, c.user, b.opt.StartingChips, c.now); err != nil {
 		return err
 	}
-	if _, _, err := b.st.EnsureWallet(c.ctx, c.guild, to, b.opt.StartingChips, c.now); err != nil {
+	if _, _, err := b.economy.EnsureWallet(c.ctx, c.guild, to, b.opt.StartingChips, c.now); err != nil {
 		return err
 	}
-	from, _, err := b.st.Give(c.ctx, c.guild, c.user, to, amount, rules.DailyCap, c.now)
+	from, _, err := b.economy.Give(c.ctx, c.guild, c.user, to, amount, rules.DailyCap, c.now)
 	if err != nil {
 		return err
 	}
@@ -215,10 +231,10 @@ func (b *Bot) cmdGrant(c *ictx, o options) error {
 	if isBot {
 		return refuse("err.bot_player")
 	}
-	if _, _, err := b.st.EnsureWallet(c.ctx, c.guild, to, b.opt.StartingChips, c.now); err != nil {
+	if _, _, err := b.economy.EnsureWallet(c.ctx, c.guild, to, b.opt.StartingChips, c.now); err != nil {
 		return err
 	}
-	w, err := b.st.Grant(c.ctx, c.guild, c.user, to, amount, c.now)
+	w, err := b.economy.Grant(c.ctx, c.guild, c.user, to, amount, c.now)
 	if err != nil {
 		return err
 	}

@@ -75,7 +75,7 @@ func oddsKey(rules game.Rules, seated int) (string, int) {
 // cachedOdds is the report kept for the rule set, if any.
 func (b *Bot) cachedOdds(ctx context.Context, rules game.Rules, seated int) (sim.Report, bool) {
 	key, seats := oddsKey(rules, seated)
-	raw, ok, err := b.st.Odds(ctx, key, seats)
+	raw, ok, err := b.fair.Odds(ctx, key, seats)
 	if err != nil || !ok {
 		return sim.Report{}, false
 	}
@@ -115,7 +115,7 @@ func (b *Bot) odds(ctx context.Context, rules game.Rules, seated int) (sim.Repor
 	if err != nil {
 		return sim.Report{}, err
 	}
-	if err := b.st.SaveOdds(ctx, key, seats, string(raw), b.now(), b.opt.OddsKept); err != nil {
+	if err := b.fair.SaveOdds(ctx, key, seats, string(raw), b.now(), b.opt.OddsKept); err != nil {
 		b.log.Warn("odds not kept", "err", err)
 	}
 	return rep, nil
@@ -244,7 +244,7 @@ func (b *Bot) withSeed(ctx context.Context, roundID int64, h *game.History) (rev
 	if len(h.Rounds) == 0 || h.Rounds[0].SeededShuffle == nil {
 		return false, nil
 	}
-	p, ok, err := b.st.RoundSeed(ctx, roundID)
+	p, ok, err := b.fair.RoundSeed(ctx, roundID)
 	if err != nil || !ok || !p.Revealed {
 		return false, err
 	}

@@ -152,7 +152,7 @@ func (b *Bot) cmdStop(c *ictx, _ options) error {
 func (b *Bot) panelMessage(c *ictx, s *table.Snapshot, notice string) view.Message {
 	wallet := int64(view.NoBalance)
 	if !s.InRound() && s.Seated(c.user) {
-		if w, err := b.st.Wallet(c.ctx, c.guild, c.user); err == nil {
+		if w, err := b.economy.Wallet(c.ctx, c.guild, c.user); err == nil {
 			wallet = w.Balance
 		}
 	}

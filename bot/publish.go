@@ -195,7 +195,7 @@ func (p *publisher) flushDrawn(all bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := p.b.st.SetTablesDrawn(ctx, drawn); err != nil {
+	if err := p.b.drawn.SetTablesDrawn(ctx, drawn); err != nil {
 		p.b.log.Warn("what table messages were drawn from not recorded; a restart draws them again", "tables", len(drawn), "err", err)
 	}
 }
@@ -465,7 +465,7 @@ func (p *publisher) check(t *table.Table, load int64) {
 	s, ok := p.snapshot(ctx, t)
 	if ok && s.MessageID != "" {
 		digest := drawnDigest(p.b.view.Table(p.b.lang.public(ctx, s.Guild, ""), &s), view.PictureMoment(&s))
-		drawn, err := p.b.st.TableDrawn(ctx, s.ID, s.MessageID)
+		drawn, err := p.b.drawn.TableDrawn(ctx, s.ID, s.MessageID)
 		if err == nil && drawn == digest {
 			return
 		}

@@ -167,7 +167,7 @@ func (b *Bot) redelivered(c *ictx) bool {
 	if id, ok := view.ParseID(customID(c.i)); ok {
 		tableID, round = id.Table, id.Round // an action is recorded in its round's row
 	}
-	applied, err := b.st.InteractionApplied(c.ctx, c.i.ID, tableID, round)
+	applied, err := b.applied.InteractionApplied(c.ctx, c.i.ID, tableID, round)
 	if err != nil {
 		c.log.Warn("could not tell whether the interaction was applied before; answering it", "err", err)
 		return false
@@ -391,6 +391,17 @@ type giveSettings struct {
 	MinRounds      *int   `json:"min_rounds,omitempty"`
 	MinAccountDays *int   `json:"min_account_days,omitempty"`
 	DailyCap       *int64 `json:"daily_cap,omitempty"`
+}
+
+// settingsStore keeps /pontoon settings.
+type settingsStore interface {
+	GuildSettings(ctx context.Context, guild string) (string, error)
+	SetGuildSettings(ctx context.Context, guild, settings string, now time.Time) error
+}
+
+// appliedStore tells whether an interaction was already applied (redelivery).
+type appliedStore interface {
+	InteractionApplied(ctx context.Context, id string, tableID int64, round int) (bool, error)
 }
 
 // languages chooses the language of a server's public messages and keeps the settings

@@ -79,10 +79,10 @@ func (b *Bot) connect(ctx context.Context) error {
 		}
 	}
 	var slots discordapi.IdentifySlots
-	if s, ok := b.st.(discordapi.IdentifySlots); ok && sc.ShardCount > 1 && !sc.Auto {
+	if sc.ShardCount > 1 && !sc.Auto {
 		// Shards run as separate processes: they pace their identifies through the
 		// database they share.
-		slots = s
+		slots = b.identify
 	}
 	sh, err := discordapi.OpenShards(ctx, discordapi.ShardConfig{Token: b.opt.Token.Reveal(), BaseURL: b.opt.APIURL, Client: b.opt.HTTPClient,
 		ShardID: sc.ShardID, ShardCount: sc.ShardCount, Auto: sc.Auto, Window: sc.IdentifyWindow, Slots: slots,
@@ -226,7 +226,7 @@ func (b *Bot) heldTable(c *ictx) int64 {
 	case discordgo.InteractionModalSubmit:
 		custom = c.i.ModalSubmitData().CustomID
 	case discordgo.InteractionApplicationCommand:
-		if tb, err := b.st.TableByChannel(c.ctx, c.guild, c.channel); err == nil {
+		if tb, err := b.history.TableByChannel(c.ctx, c.guild, c.channel); err == nil {
 			return tb.ID
 		}
 		return 0
@@ -249,23 +249,24 @@ func (c *ictx) done() {
 	}
 }
 
+// identifyStore paces the identifies of shards run as separate processes through the
+// database they share.
+type identifyStore = discordapi.IdentifySlots
+
 // sharedStore is the store's leases when this process shares its tables with other
 // processes (HTTP replicas on one PostgreSQL); nil when it is the only one that writes
 // them.
-func sharedStore(st Store, sc Scale) table.Leases {
+func sharedStore(st *store.Store, sc Scale) table.Leases {
 	if !sc.HTTP {
 		return nil
 	}
 	// SQLite is a file on this machine: over it, HTTP interactions are one process,
 	// which owns its tables as over the gateway (no leases, nothing recorded per
 	// interaction). Replicas need a database they can all reach.
-	if d, ok := st.(interface{ Dialect() string }); ok && d.Dialect() == "sqlite" {
+	if st.Dialect() == "sqlite" {
 		return nil
 	}
-	if sh, ok := st.(table.Leases); ok {
-		return sh
-	}
-	return nil
+	return st
 }
 
 // staleRetries bounds how often an interaction on a shared table is routed again after

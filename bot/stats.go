@@ -27,11 +27,13 @@ func (b *Bot) cmdStats(c *ictx, o options) error {
 	if m, ok := o["member"]; ok {
 		member, _ = optionUser(c, m)
 	}
-	st, err := b.st.Stats(c.ctx, c.guild, member)
+	st, err := b.stats.Stats(c.ctx, c.guild, member)
 	if err != nil {
 		return err
 	}
-	return b.private(c, b.view.Stats(c.lang, member, st))
+	return b.private(c, b.view.Stats(c.lang, member, view.Stats{Rounds: st.Rounds, Won: st.Won, Lost: st.Lost,
+		Pontoons: st.Pontoons, Tricks: st.Tricks, Busts: st.Busts, Net: st.Net, BiggestWin: st.BiggestWin,
+		BankerRounds: st.BankerRounds, BankNet: st.BankNet}))
 }
 
 // netLeaderboard is one page of the standings by net winnings with the caller's rank.
@@ -39,17 +41,21 @@ func (b *Bot) netLeaderboard(c *ictx, page int) (view.Message, error) {
 	if page < 1 {
 		page = 1
 	}
-	standings, total, err := b.st.NetLeaderboard(c.ctx, c.guild, (page-1)*view.LeaderboardPage, view.LeaderboardPage)
+	standings, total, err := b.stats.NetLeaderboard(c.ctx, c.guild, (page-1)*view.LeaderboardPage, view.LeaderboardPage)
 	if err != nil {
 		return view.Message{}, err
 	}
-	var me *store.NetStanding
-	if r, err := b.st.NetRank(c.ctx, c.guild, c.user); err == nil {
-		me = &r
+	var me *view.NetStanding
+	if r, err := b.stats.NetRank(c.ctx, c.guild, c.user); err == nil {
+		me = &view.NetStanding{Rank: r.Rank, Member: r.Member, Net: r.Net}
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return view.Message{}, err
 	}
-	return b.view.NetLeaderboard(c.lang, page, total, standings, me), nil
+	rows := make([]view.NetStanding, len(standings))
+	for i, s := range standings {
+		rows[i] = view.NetStanding{Rank: s.Rank, Member: s.Member, Net: s.Net}
+	}
+	return b.view.NetLeaderboard(c.lang, page, total, rows, me), nil
 }
 
 // byNet reports whether /pontoon leaderboard asked for net winnings, or a page button

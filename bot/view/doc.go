@@ -2,7 +2,9 @@
 // catalog (package i18n) in, Discord message structs out — the public table, a member's
 // private panel, the rules, bank offers and auctions, the leaderboard, history and
 // settings. It holds no lock, reads no store and makes no call; the golden tests render
-// a Snapshot built by hand, with no bot.
+// a Snapshot built by hand, with no bot. Nor does it import package store: the
+// leaderboards, /pontoon stats and history take view's own Standing, NetStanding, Stats
+// and RoundLine, which package bot fills from the store's rows.
 //
 // Start with Renderer (view.go), then table.go (the public table) and panel.go (a
 // member's panel with the actions legal now). Both are Components V2 messages (Message.V2):

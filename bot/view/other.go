@@ -8,7 +8,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/game"
-	"github.com/pontoon-bot/pontoon/store"
 )
 
 // RulesText is a table's house rules in words.
@@ -88,9 +87,16 @@ func (r *Renderer) Auction(lang string, a table.Auction, key string) string {
 // LeaderboardPage is the page size of the leaderboard.
 const LeaderboardPage = 10
 
+// Standing is one member's place on the leaderboard by balance.
+type Standing struct {
+	Rank    int // 1 for the richest; equal balances share a rank
+	Member  string
+	Balance int64
+}
+
 // Leaderboard is one page of a server's standings with the caller's own rank (me nil
 // when they have none) and Previous/Next buttons.
-func (r *Renderer) Leaderboard(lang string, page, total int, standings []store.Standing, me *store.Standing) Message {
+func (r *Renderer) Leaderboard(lang string, page, total int, standings []Standing, me *Standing) Message {
 	pages := max(1, (total+LeaderboardPage-1)/LeaderboardPage)
 	var lines []string
 	for _, s := range standings {
@@ -111,12 +117,20 @@ func (r *Renderer) Leaderboard(lang string, page, total int, standings []store.S
 	return Message{Embeds: []*discordgo.MessageEmbed{e}, Components: rows([]discordgo.MessageComponent{prev, next})}
 }
 
+// RoundLine is what /pontoon history shows of one round.
+type RoundLine struct {
+	Number     int
+	Commitment string // SHA-256 of the pack and the salt, shown before the deal
+	StartedAt  time.Time
+	Finished   bool
+}
+
 // History lists a table's recent rounds with their commitments.
-func (r *Renderer) History(lang string, rounds []store.Round) Message {
+func (r *Renderer) History(lang string, rounds []RoundLine) Message {
 	var lines []string
 	for _, rd := range rounds {
 		key := "history.row_open"
-		if rd.Finished() {
+		if rd.Finished {
 			key = "history.row_done"
 		}
 		lines = append(lines, r.cat.T(lang, key, "Round", rd.Number, "Commitment", rd.Commitment, "When", RelTime(rd.StartedAt)))

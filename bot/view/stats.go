@@ -5,16 +5,37 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
-	"github.com/pontoon-bot/pontoon/store"
 )
 
 // NetBoardArg starts the custom-id argument of the net-winnings leaderboard's page
 // buttons, which tells them from the balance leaderboard's.
 const NetBoardArg = "net"
 
-// Stats is a member's record (/pontoon stats). Results are signed the reader's way
+// Stats is a member's record: rounds played (as a player or as the banker), of them
+// those won and lost, hands (pontoons, five card tricks, busts), the net of every round,
+// the biggest win in one round, and the rounds as banker with the bank's takings.
+type Stats struct {
+	Rounds       int
+	Won, Lost    int
+	Pontoons     int
+	Tricks       int
+	Busts        int
+	Net          int64
+	BiggestWin   int64
+	BankerRounds int
+	BankNet      int64
+}
+
+// NetStanding is one member's place on the leaderboard by net winnings.
+type NetStanding struct {
+	Rank   int // 1 for the biggest winner
+	Member string
+	Net    int64
+}
+
+// Stats renders a member's record (/pontoon stats). Results are signed the reader's way
 // (+1.000, −20) through i18n.Signed.
-func (r *Renderer) Stats(lang, member string, s store.Stats) Message {
+func (r *Renderer) Stats(lang, member string, s Stats) Message {
 	var text string
 	if s.Rounds == 0 {
 		text = r.cat.T(lang, "stats.none", "Player", Mention(member))
@@ -28,7 +49,7 @@ func (r *Renderer) Stats(lang, member string, s store.Stats) Message {
 
 // NetLeaderboard is one page of the standings by net winnings, with the caller's own
 // rank (me nil when they have finished no round) and Previous/Next buttons.
-func (r *Renderer) NetLeaderboard(lang string, page, total int, standings []store.NetStanding, me *store.NetStanding) Message {
+func (r *Renderer) NetLeaderboard(lang string, page, total int, standings []NetStanding, me *NetStanding) Message {
 	pages := max(1, (total+LeaderboardPage-1)/LeaderboardPage)
 	var lines []string
 	for _, s := range standings {
