@@ -70,7 +70,7 @@ func TestPictureStatesStayBounded(t *testing.T) {
 		b.pics.put(id, picState{message: "m", moment: "deal", shown: true, known: true})
 		assert.LessOrEqual(t, b.pics.m.Len(), 3)
 	}
-	assert.True(t, b.pics.shown(9, "m"))
+	assert.True(t, b.pics.get(9, "m").shown)
 	assert.Equal(t, picState{message: "m"}, b.pics.get(0, "m"), "let go: nothing known of its message")
 }
 

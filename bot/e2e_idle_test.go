@@ -28,7 +28,7 @@ func TestAnIdleTableLeavesMemoryAndComesBackOnTheNextClick(t *testing.T) {
 
 	r := h.clickTable(carol, "join")
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type, "Join updates the table: %s", text(r.Message))
-	assert.Contains(t, text(r.Message), "Seat 1\n<@"+alice+">\nSeat 2\n<@"+bob+">\nSeat 3\n<@"+carol+">", "the seats are the store's, and carol's")
+	assert.Contains(t, text(r.Message), "**Seat 1** · <@"+alice+">\n**Seat 2** · <@"+bob+">\n**Seat 3** · <@"+carol+">", "the seats are the store's, and carol's")
 	assert.Equal(t, 1, h.bot.LiveTables())
 	h.seats = append(h.seats, carol)
 	h.deal(alice, 0, "TH 2C 6D 3C 9S 8H")

@@ -28,7 +28,7 @@ func TestShootGame(t *testing.T) {
 	r := h.clickTable(bob, "deal")
 	require.True(t, r.Ephemeral, "no deal without a kitty")
 	require.Contains(t, text(r.Message), "must put up a kitty of 10 to 200")
-	h.waitTable("Bank\n<@" + alice + ">")
+	h.waitBanker(alice)
 
 	r = h.cmd(bob, group("bank", "kitty", intOpt("amount", 50)))
 	require.Contains(t, text(r.Message), "Only the banker")
@@ -106,7 +106,7 @@ func TestBankSale(t *testing.T) {
 	got = click(m, bob, ".accept")
 	require.Contains(t, text(got), "bought the bank")
 	require.Empty(t, components(got), "a settled offer keeps no buttons")
-	h.waitTable("Bank\n<@" + bob + ">")
+	h.waitBanker(bob)
 	assert.Equal(t, int64(1000+40), h.balance(alice), "price paid and kitty returned (R9.9)")
 	assert.Equal(t, int64(960), h.balance(bob))
 	h.waitTable("must put up a kitty")
@@ -233,7 +233,7 @@ func carolTimesOut(t *testing.T) (*harness, *manualClock) {
 }
 
 func TestTimeoutNoticeNamesEveryoneSinceTheLastDecision(t *testing.T) {
-	both := "<@" + carol + ">, <@" + bob + "> ran out of time."
+	both := "<@" + carol + "> and <@" + bob + "> ran out of time."
 	t.Run("in memory", func(t *testing.T) {
 		h, clk := carolTimesOut(t)
 		clk.Advance(time.Minute) // bob's turn, with no decision since carol's timeout
@@ -352,7 +352,7 @@ func TestBankAuction(t *testing.T) {
 	require.Contains(t, text(r.Message), "45 chips is the highest")
 	clk.Advance(2 * time.Second) // the bid window closes (R9.8)
 	h.waitTable("won the bank from <@" + alice + "> for 45 chips")
-	h.waitTable("Bank\n<@" + carol + ">")
+	h.waitBanker(carol)
 	assert.Equal(t, int64(1045), h.balance(alice))
 	assert.Equal(t, int64(955), h.balance(carol))
 	assert.Equal(t, int64(1000), h.balance(bob))
@@ -401,7 +401,7 @@ func TestSaleAfterARound(t *testing.T) {
 	require.True(t, ok)
 	_, err := h.fake.Click(channelID, offer.ID, bob, id)
 	require.NoError(t, err)
-	h.waitTable("Bank\n<@" + bob + ">")
+	h.waitBanker(bob)
 	h.nextRound(stack(t, "9C 7D 8S 9D"))
 	h.clickTable(alice, "deal")
 	p := h.panel(alice)
@@ -450,13 +450,13 @@ func TestBankOwnerNotSeated(t *testing.T) {
 	h.deck.push(cutFor(t, 1, 2)) // bob and carol cut; carol wins
 	r := h.clickTable(bob, "deal")
 	require.Contains(t, text(r.Message), "must put up a kitty", "the new banker puts up a new kitty (R9.9)")
-	h.waitTable("Bank\n<@" + carol + ">")
+	h.waitBanker(carol)
 	assert.Equal(t, int64(1000), h.balance(alice), "the kitty went back to its owner (R6.4)")
 
 	r = h.cmd(carol, sub("stop"))
 	require.Contains(t, text(r.Message), "closed")
 	h.cmd(bob, sub("start", shootOpts()...))
-	h.waitTable("Bank\n<@" + carol + ">")
+	h.waitBanker(carol)
 	h.audit()
 	h.noFailures()
 }

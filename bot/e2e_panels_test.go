@@ -154,7 +154,7 @@ func TestBankSaidOnce(t *testing.T) {
 	h.deal(alice, 0, "9H 7S 8D 9S")
 	m := h.waitTable("Stakes")
 	var bank *discordgo.MessageEmbedField
-	for _, f := range m.Embeds[0].Fields {
+	for _, f := range tableFields(m) {
 		if strings.Contains(f.Name+f.Value, at(alice)) || strings.HasPrefix(f.Name, "Bank") {
 			bank = f
 			break

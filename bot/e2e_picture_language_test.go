@@ -39,7 +39,8 @@ func (h *harness) pictureID(msg string) string {
 
 // The table's picture goes up with the public table message at the deal, the banker's
 // reveal (R5.1) and the settlement, with its alt text as the attachment's description,
-// and stays through every other edit; the text embed stays beside it.
+// and stays through every other edit, shown in the table's container with the alt text as
+// its description; the text stays beside it.
 func TestTablePictureAtTheMomentsThatMatter(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
@@ -56,14 +57,18 @@ func TestTablePictureAtTheMomentsThatMatter(t *testing.T) {
 	assert.Contains(t, deal.Description, "player2", "the alt text names the seats")
 	assert.Contains(t, deal.Description, "face down", "the alt text says the hidden cards are face down (R3.2)")
 	m := h.findTable()
-	require.NotNil(t, m.Embeds[0].Image, "the embed shows the picture")
-	assert.Contains(t, m.Embeds[0].Image.URL, "table.png")
-	assert.Contains(t, text(m), "Stakes: waiting for", "the text embed stays")
+	img := galleryItem(m)
+	require.NotNil(t, img, "the container shows the picture")
+	assert.Contains(t, img.Media.URL, "table.png")
+	if assert.NotNil(t, img.Description, "the media item has the alt text") {
+		assert.Equal(t, deal.Description, *img.Description)
+	}
+	assert.Contains(t, text(m), "Stakes: waiting for", "the text stays")
 
 	h.amount(bob, game.VerbStake, 10)
 	h.waitTable("is playing hand 1")
 	assert.Equal(t, deal.ID, h.pictureID(msg), "a stake is not a moment: the edit keeps the deal's picture")
-	assert.NotNil(t, h.findTable().Embeds[0].Image, "and keeps showing it")
+	assert.NotNil(t, galleryItem(h.findTable()), "and keeps showing it")
 
 	h.do(bob, game.VerbStick)
 	reveal := h.tablePicture(msg, deal.ID)
@@ -80,10 +85,10 @@ func TestTablePictureAtTheMomentsThatMatter(t *testing.T) {
 	assert.NotEqual(t, reveal.Description, settled.Description)
 
 	// A click on the public message (Join) updates it in the interaction's own answer:
-	// the picture stays and the embed still shows it.
+	// the picture stays and the container still shows it.
 	r := h.clickTable(carol, "join")
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type)
-	require.NotNil(t, r.Message.Embeds[0].Image, "Join's update keeps the picture in the embed")
+	require.NotNil(t, galleryItem(r.Message), "Join's update keeps the picture in the container")
 	h.waitTable("<@" + carol + ">")
 	assert.Equal(t, settled.ID, h.pictureID(msg), "Join is not a moment")
 	h.noFailures()
@@ -115,7 +120,7 @@ func TestSlowOrFailedPictureDelaysNobody(t *testing.T) {
 
 	h.waitTable("is playing hand 1")
 	assert.Empty(t, h.fake.Attachments(msg), "the failed upload left no picture")
-	assert.Nil(t, h.findTable().Embeds[0].Image, "and the embed points at none")
+	assert.Nil(t, galleryItem(h.findTable()), "and the container points at none")
 
 	h.do(bob, game.VerbStick)
 	reveal := h.tablePicture(msg, "")

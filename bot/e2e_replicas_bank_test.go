@@ -70,7 +70,7 @@ func TestHTTPReplicaAcceptsAnOfferOfAnother(t *testing.T) {
 		}
 	}
 	require.Equal(t, 1, sold, "one of the two Accepts sells: %q", answers)
-	h.waitTable("Bank\n<@" + bob + ">")
+	h.waitBanker(bob)
 	assert.Equal(t, int64(1000+40), h.balance(alice), "price paid and kitty returned (R9.9), once")
 	assert.Equal(t, int64(960), h.balance(bob))
 
@@ -82,7 +82,7 @@ func TestHTTPReplicaAcceptsAnOfferOfAnother(t *testing.T) {
 	require.NoError(t, h.fake.SetInteractionsEndpoint(b.srv.URL))
 	got = click(m, carol, ".accept")
 	require.Contains(t, text(got), "bought the bank", "B sells the bank A offered")
-	h.waitTable("Bank\n<@" + carol + ">")
+	h.waitBanker(carol)
 	assert.Equal(t, int64(960+25), h.balance(bob))
 	assert.Equal(t, int64(975), h.balance(carol))
 	assert.Equal(t, int64(1040), h.balance(alice))
@@ -150,7 +150,7 @@ func TestHTTPReplicaClosesAnAuctionOfAReplicaGone(t *testing.T) {
 	assert.Equal(t, int64(1000), h.balance(alice), "not closed before the window ends")
 	b.clock.Advance(time.Second)
 	h.waitTable("won the bank from <@" + alice + "> for 30 chips")
-	h.waitTable("Bank\n<@" + bob + ">")
+	h.waitBanker(bob)
 	assert.Equal(t, int64(1030), h.balance(alice))
 	assert.Equal(t, int64(970), h.balance(bob))
 	assert.Equal(t, int64(1000), h.balance(carol))

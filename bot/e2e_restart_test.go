@@ -83,7 +83,7 @@ func TestRestartEditsOnlyTablesThatChanged(t *testing.T) {
 	assert.Zero(t, seeded, "the restart sent %d requests about the %d tables where nothing changed", seeded, n)
 	posted := false
 	for _, m := range h.fake.Messages(unposted) {
-		posted = posted || len(m.Embeds) > 0 && len(m.Components) > 0
+		posted = posted || isV2(m) && len(components(m)) > 0
 	}
 	assert.True(t, posted, "the table whose message was never posted has none after the restart")
 	fails := h.fake.Failures()
@@ -122,7 +122,7 @@ func TestClickDuringStartNeverFreezesOtherTables(t *testing.T) {
 	var other *discordgo.Message
 	require.Eventually(t, func() bool {
 		for _, m := range h.fake.Messages(channel2) {
-			if len(m.Embeds) > 0 {
+			if isV2(m) {
 				other = m
 			}
 		}
@@ -307,7 +307,7 @@ func TestAnOfferSurvivesARestart(t *testing.T) {
 	r, err := h.fake.Click(channelID, m.ID, bob, id)
 	require.NoError(t, err)
 	require.Contains(t, text(r.Message), "bought the bank")
-	h.waitTable("Bank\n<@" + bob + ">")
+	h.waitBanker(bob)
 	assert.Equal(t, sellerBefore+10, h.balance(alice), "the seller is paid the price offered before the restart")
 	assert.Equal(t, buyerBefore-10, h.balance(bob))
 	h.audit()

@@ -113,7 +113,7 @@ func TestRestartRedrawsOnlyTheMessageThatIsBehind(t *testing.T) {
 	tableIn := func(ch string) *discordgo.Message {
 		var last *discordgo.Message
 		for _, m := range h.fake.Messages(ch) {
-			if len(m.Embeds) > 0 {
+			if isV2(m) {
 				last = m
 			}
 		}

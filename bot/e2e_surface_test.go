@@ -65,7 +65,7 @@ func TestHistoryFileReplays(t *testing.T) {
 	h.seat(alice, nil, bob)
 	h.deal(alice, 0, "9H 7S 8D 9S")
 	// The public edit after the deal is coalesced: wait for it, not the table as it was.
-	commitment := h.waitTable("Round 1 shuffle commitment").Embeds[0].Footer.Text
+	commitment := smallPrint(h.waitTable("Round 1 shuffle commitment"))
 	r := h.cmd(bob, sub("history", intOpt("round", 1)))
 	require.Contains(t, text(r.Message), "still being played", "a round in play is never revealed")
 	h.amount(bob, game.VerbStake, 10)
@@ -206,12 +206,12 @@ func TestCommitmentShownBeforeTheDeal(t *testing.T) {
 	h := newHarness(t, nil)
 	h.seat(alice, nil, bob)
 	before := h.waitTable("Round 1 will be dealt from the pack with commitment: ")
-	shown := before.Embeds[0].Footer.Text
+	shown := smallPrint(before)
 	shown = shown[strings.LastIndex(shown, " ")+1:]
 	require.Len(t, shown, 64)
 	h.deck.push(cutFor(t, 0, 2))
 	h.clickTable(alice, "deal")
-	require.Contains(t, h.tableMessage().Embeds[0].Footer.Text, "Round 1 shuffle commitment: "+shown)
+	require.Contains(t, smallPrint(h.tableMessage()), "Round 1 shuffle commitment: "+shown)
 	// The pack is the bot's own (an unshuffled pack from the test's deck): bob AS 3S,
 	// alice 2S 4S. Bob twists 5S to 19 and sticks; alice draws 6S and stays on 12.
 	h.amount(bob, game.VerbStake, 5)

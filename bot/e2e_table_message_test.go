@@ -24,13 +24,10 @@ import (
 
 func at(id string) string { return "<@" + id + ">" }
 
-// embedField is the table's first field whose name starts with name ("Bank" finds
-// "Bank" or "Banker"), or nil.
+// embedField is the table's first field (tableFields) whose name starts with name
+// ("Bank" finds "Bank" or "Banker"), or nil.
 func embedField(m *discordgo.Message, name string) *discordgo.MessageEmbedField {
-	if m == nil || len(m.Embeds) == 0 {
-		return nil
-	}
-	for _, f := range m.Embeds[0].Fields {
+	for _, f := range tableFields(m) {
 		if strings.HasPrefix(f.Name, name) {
 			return f
 		}
@@ -57,10 +54,7 @@ func (h *harness) waitBanker(member string) *discordgo.Message {
 // fieldWith is the first seat field of the table (not the bank, not the result) whose
 // value mentions member, or nil.
 func fieldWith(m *discordgo.Message, member string) *discordgo.MessageEmbedField {
-	if m == nil || len(m.Embeds) == 0 {
-		return nil
-	}
-	for _, f := range m.Embeds[0].Fields {
+	for _, f := range tableFields(m) {
 		if !strings.HasPrefix(f.Name, "Bank") && f.Name != "Result" && strings.Contains(f.Value, at(member)) {
 			return f
 		}
@@ -70,10 +64,8 @@ func fieldWith(m *discordgo.Message, member string) *discordgo.MessageEmbedField
 
 func fieldsText(m *discordgo.Message) string {
 	var b strings.Builder
-	if m != nil && len(m.Embeds) > 0 {
-		for _, f := range m.Embeds[0].Fields {
-			b.WriteString("[" + f.Name + "] " + f.Value + "\n")
-		}
+	for _, f := range tableFields(m) {
+		b.WriteString("[" + f.Name + "] " + f.Value + "\n")
 	}
 	return b.String()
 }
@@ -103,7 +95,7 @@ func TestPontoonTakingTheBankShowsTheRoundAsPlayed(t *testing.T) {
 		assert.Contains(t, seat.Value, "A♥ K♦", "bob's winning pontoon is shown:\n%s", fieldsText(m))
 		assert.Contains(t, seat.Value, "+20", "and what it won (R6.2 pontoon pays 2):\n%s", fieldsText(m))
 	}
-	for _, f := range m.Embeds[0].Fields {
+	for _, f := range tableFields(m) {
 		assert.NotEqual(t, at(alice), strings.TrimSpace(f.Value), "alice is not an empty seat:\n%s", fieldsText(m))
 	}
 	assert.Contains(t, text(m), "Next banker: "+at(bob))
@@ -291,7 +283,7 @@ func TestStartNamesTheMissingPermission(t *testing.T) {
 			require.Contains(t, text(r.Message), "Your table is open", "once the bot may post, start works")
 			require.Eventually(t, func() bool {
 				for _, m := range h.fake.Messages(channel2) {
-					if len(m.Embeds) > 0 && len(m.Components) > 0 {
+					if isV2(m) && len(components(m)) > 0 {
 						return true
 					}
 				}

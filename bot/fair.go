@@ -60,7 +60,7 @@ func (b *Bot) cmdSeed(c *ictx, o options) error {
 	if err != nil {
 		return err
 	}
-	return b.privateText(c, b.cat.T(c.lang, "seed.added", "Seed", text, "Count", n))
+	return b.privateText(c, b.cat.T(c.lang, "seed.added", "Seed", text, "Count", n, "Deal", b.cat.T(c.lang, "button.deal")))
 }
 
 // oddsKey is the rule set as the store keeps it, and the table size simulated. Rule

@@ -212,14 +212,85 @@ var (
 	text       = discordtest.Text
 	components = discordtest.Components
 	customID   = discordtest.CustomID
+	isV2       = discordtest.V2
 )
 
+// tableFields reads the table message's seats the way its embed once listed them: one
+// field per "**Name** · value" line of its text displays (the bank, each seat, the
+// result), the lines under one (a split player's hands, the kitty's notes) joined to its
+// value. The heading (the first text display) and the small print are not fields.
+func tableFields(m *discordgo.Message) []*discordgo.MessageEmbedField {
+	var out []*discordgo.MessageEmbedField
+	var walk func(cs []discordgo.MessageComponent)
+	first := true
+	walk = func(cs []discordgo.MessageComponent) {
+		for _, c := range cs {
+			switch v := c.(type) {
+			case *discordgo.Container:
+				walk(v.Components)
+			case *discordgo.TextDisplay:
+				if first {
+					first = false
+					continue
+				}
+				var f *discordgo.MessageEmbedField
+				for _, line := range strings.Split(v.Content, "\n") {
+					if rest, ok := strings.CutPrefix(line, "**"); ok {
+						if name, value, ok := strings.Cut(rest, "** · "); ok {
+							f = &discordgo.MessageEmbedField{Name: name, Value: value}
+							out = append(out, f)
+							continue
+						}
+					}
+					if f != nil && !strings.HasPrefix(line, "-# ") {
+						f.Value += "\n" + strings.TrimPrefix(line, "> ")
+					}
+				}
+			}
+		}
+	}
+	if m != nil {
+		walk(m.Components)
+	}
+	return out
+}
+
+// galleryItem is the first media item of the table message's container (its picture), or
+// nil.
+func galleryItem(m *discordgo.Message) *discordgo.MediaGalleryItem {
+	if m == nil {
+		return nil
+	}
+	for _, c := range m.Components {
+		if box, ok := c.(*discordgo.Container); ok {
+			for _, p := range box.Components {
+				if g, ok := p.(*discordgo.MediaGallery); ok && len(g.Items) > 0 {
+					return &g.Items[0]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// smallPrint is the table message's small print (its "-# " lines: the commitments and
+// the salt), one per line, as the embed's footer held it.
+func smallPrint(m *discordgo.Message) string {
+	var out []string
+	for _, line := range strings.Split(text(m), "\n") {
+		if rest, ok := strings.CutPrefix(line, "-# "); ok {
+			out = append(out, rest)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // findTable is the channel's table message as it now stands, or nil: the one public
-// message with an embed (offers and auctions are plain text).
+// Components V2 message (offers and auctions are plain text).
 func (h *harness) findTable() *discordgo.Message {
 	var last *discordgo.Message
 	for _, m := range h.fake.Messages(channelID) {
-		if len(m.Embeds) > 0 {
+		if isV2(m) {
 			last = m
 		}
 	}

@@ -39,7 +39,7 @@ func playRound(b *testing.B, fake *discordtest.Server, tb loadTable, lat *latenc
 	}
 	table := func() *discordgo.Message {
 		for _, m := range fake.Messages(tb.channel) {
-			if len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Title, "Pontoon") {
+			if isV2(m) && strings.Contains(text(m), "Pontoon") {
 				return m
 			}
 		}
@@ -149,7 +149,7 @@ func BenchmarkLoad(b *testing.B) {
 				var msg *discordgo.Message
 				for msg == nil {
 					for _, m := range fake.Messages(tb.channel) {
-						if len(m.Embeds) > 0 {
+						if isV2(m) {
 							msg = m
 						}
 					}

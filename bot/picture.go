@@ -17,7 +17,7 @@ import (
 // settlement) and edits without files otherwise, so the picture stays. It renders from
 // the Snapshot it already copied, with no table lock held, and uploads on its own
 // goroutine: no member's answer waits for a render or an upload, and a failed upload
-// only leaves the text embed to speak for the table.
+// only leaves the text to speak for the table.
 
 // pictures remembers, per table, which message holds which moment's picture, for the
 // tables used most recently (Options.CacheEntries): one it let go is drawn as after a
@@ -31,6 +31,7 @@ type picState struct {
 	message string // the table message this is about
 	moment  string // the moment last attached (or tried: a failure is not retried per edit)
 	shown   bool   // the message holds picture.FileName
+	alt     string // the picture's alt text, the media item's description
 	known   bool   // this process has set the message's attachments (none or the picture)
 }
 
@@ -50,26 +51,20 @@ func (ps *pictures) put(tableID int64, st picState) {
 	ps.m.Add(tableID, st)
 }
 
-// shown reports whether the table's message holds the picture, so that an interaction's
-// own update of it (Join, Leave, Deal) keeps showing it.
-func (ps *pictures) shown(tableID int64, message string) bool { return ps.get(tableID, message).shown }
-
-// withPicture points the table embed's image at the uploaded picture.
-func withPicture(m view.Message) view.Message {
-	if len(m.Embeds) > 0 {
-		e := *m.Embeds[0]
-		e.Image = &discordgo.MessageEmbedImage{URL: picture.EmbedURL}
-		m.Embeds = append([]*discordgo.MessageEmbed{&e}, m.Embeds[1:]...)
-	}
-	return m
+// withPicture shows the uploaded picture in the table's container, described by its alt
+// text.
+func withPicture(m view.Message, alt string) view.Message {
+	return view.WithPicture(m, picture.EmbedURL, alt)
 }
 
 // publicTable is the public table message m, the snapshot's rendering, for an
 // interaction's type 7 update. The update sends no attachments field, so Discord keeps
-// the message's picture, and the embed keeps pointing at it when there is one.
+// the message's picture, and the media gallery keeps pointing at it when there is one.
 func (b *Bot) publicTable(s *table.Snapshot, m view.Message) view.Message {
-	if s.MessageID != "" && b.pics.shown(s.ID, s.MessageID) {
-		m = withPicture(m)
+	if s.MessageID != "" {
+		if st := b.pics.get(s.ID, s.MessageID); st.shown {
+			m = withPicture(m, st.alt)
+		}
 	}
 	return m
 }
@@ -120,18 +115,18 @@ func (p *publisher) editTable(ctx context.Context, s *table.Snapshot, lang strin
 		st.moment = moment // tried once per moment: a failure is not retried on every edit
 		pic, err := picture.Render(b.view.Picture(lang, s, b.memberName(s.Guild), ""))
 		if err == nil {
-			err = p.editFiles(ctx, s.Channel, s.MessageID, withPicture(m), []discordapi.Upload{{Name: picture.FileName,
+			err = p.editFiles(ctx, s.Channel, s.MessageID, withPicture(m, pic.Alt), []discordapi.Upload{{Name: picture.FileName,
 				ContentType: "image/png", Data: pic.PNG, Description: pic.Alt}})
 		}
 		if err == nil {
-			st.shown, st.known = true, true
+			st.shown, st.known, st.alt = true, true, pic.Alt
 			b.pics.put(s.ID, st)
 			return nil
 		}
 		b.log.Warn("table picture not attached", "table", s.ID, "err", err)
 	}
 	if st.shown {
-		m = withPicture(m) // the last picture stays
+		m = withPicture(m, st.alt) // the last picture stays
 	}
 	if !st.known {
 		// The first edit of this message by this process: after a restart it may hold a

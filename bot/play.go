@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot/i18n"
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
 	"github.com/pontoon-bot/pontoon/game"
@@ -78,21 +79,21 @@ var tablePerms = []struct {
 }
 
 // missingPerms names, in lang, what the interaction's app_permissions lack of tablePerms.
-func (b *Bot) missingPerms(c *ictx) string {
-	var names []string
+func (b *Bot) missingPerms(c *ictx) i18n.List {
+	var names i18n.List
 	for _, p := range tablePerms {
 		if c.i.AppPermissions&p.bit == 0 {
 			names = append(names, b.cat.T(c.lang, p.key))
 		}
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 func (b *Bot) cmdStart(c *ictx, o options) error {
 	// Check first that the table can be shown here: a table nobody can see would block
 	// the channel (one table per channel).
-	if missing := b.missingPerms(c); missing != "" {
-		return refuse("err.missing_permissions", "Permissions", missing)
+	if missing := b.missingPerms(c); len(missing) > 0 {
+		return refuse("err.missing_permissions", "Permissions", missing, "Count", len(missing))
 	}
 	base, turn := b.serverDefaults(c.ctx, c.guild)
 	rules, err := rulesFrom(base, o)
@@ -220,7 +221,7 @@ func (b *Bot) clickDeal(c *ictx, id view.ID) error {
 		return err
 	}
 	// The deal is a picture moment: once this answer has updated the message, the
-	// publisher attaches the picture (before it, the answer would point the embed away).
+	// publisher attaches the picture (before it, the answer would take it out of the container).
 	c.afterReply(func(context.Context) { b.pub.Changed(t) })
 	return b.updateTable(c, t)
 }

@@ -481,6 +481,7 @@ func drawnDigest(m view.Message, moment string) string {
 	d := digester{h: fnv.New128a()}
 	d.str(m.Content)
 	d.str(moment)
+	d.flag(m.V2)
 	for _, e := range m.Embeds {
 		d.str("embed")
 		d.str(e.Title)
@@ -549,12 +550,48 @@ func (d digester) components(cs []discordgo.MessageComponent) {
 			d.menu(&c)
 		case *discordgo.SelectMenu:
 			d.menu(c)
+		case discordgo.Container:
+			d.container(&c)
+		case *discordgo.Container:
+			d.container(c)
+		case discordgo.TextDisplay:
+			d.str("text")
+			d.str(c.Content)
+		case *discordgo.TextDisplay:
+			d.str("text")
+			d.str(c.Content)
+		case discordgo.MediaGallery:
+			d.gallery(&c)
+		case *discordgo.MediaGallery:
+			d.gallery(c)
 		default:
 			// A kind the table message does not use today: its JSON, slower but whole.
 			raw, _ := json.Marshal(c)
 			d.str(string(raw))
 		}
 	}
+}
+
+func (d digester) container(c *discordgo.Container) {
+	d.str("container")
+	if c.AccentColor != nil {
+		d.num(int64(*c.AccentColor))
+	}
+	d.flag(c.Spoiler)
+	d.components(c.Components)
+	d.str("end")
+}
+
+func (d digester) gallery(g *discordgo.MediaGallery) {
+	d.str("gallery")
+	for _, it := range g.Items {
+		d.str(it.Media.URL)
+		if it.Description != nil {
+			d.str(*it.Description)
+		}
+		d.flag(it.Spoiler)
+	}
+	d.str("end")
 }
 
 func (d digester) button(b *discordgo.Button) {
@@ -687,9 +724,17 @@ func (p *publisher) edit(ctx context.Context, channel, id string, m view.Message
 
 // wholeEdit is an edit that replaces the message whole: content, embeds and
 // components, empty lists where m has none (Discord keeps a field sent as null).
+//
+// A V2 message goes with its flag and no content: Discord lets an edit set
+// IS_COMPONENTS_V2 on a message that lacks it (never clear it), when the edit empties
+// the embeds, so the first edit of a table message posted as an embed by an earlier
+// version turns it into the V2 table in place, with its id, and nothing is reposted.
 func wholeEdit(channel, id string, m view.Message) *discordgo.MessageEdit {
 	edit := discordgo.NewMessageEdit(channel, id)
-	edit.Content = &m.Content
+	edit.Flags = m.Flags()
+	if !m.V2 {
+		edit.Content = &m.Content
+	}
 	embeds := m.Embeds
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
@@ -713,7 +758,7 @@ func (p *publisher) post(ctx context.Context, t *table.Table, lang string) error
 		log = p.b.log.With("table", s.ID)
 	}
 	sent, err := p.b.s.ChannelMessageSendComplex(s.Channel, &discordgo.MessageSend{Embeds: m.Embeds, Components: m.Components,
-		AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx))
+		Flags: m.Flags(), AllowedMentions: &discordgo.MessageAllowedMentions{}}, discordgo.WithContext(ctx))
 	if err != nil {
 		log.Error("table message not posted", "err", err)
 		return err
@@ -776,19 +821,34 @@ func (p *publisher) findOrphan(ctx context.Context, s *table.Snapshot) string {
 		if m.Author != nil && p.b.s.State != nil && p.b.s.State.User != nil && m.Author.ID != p.b.s.State.User.ID {
 			continue
 		}
-		for _, row := range m.Components {
-			r, ok := row.(*discordgo.ActionsRow)
-			if !ok {
-				continue
-			}
-			for _, c := range r.Components {
-				if b, ok := c.(*discordgo.Button); ok && view.IsTableButton(b.CustomID, s.ID) {
-					return m.ID
-				}
-			}
+		if hasTableButton(m.Components, s.ID) {
+			return m.ID
 		}
 	}
 	return ""
+}
+
+// hasTableButton reports whether one of the table's buttons is among cs: in an action
+// row at the top (an embed message of an earlier version) or in one inside a container
+// (the V2 table).
+func hasTableButton(cs []discordgo.MessageComponent, table int64) bool {
+	for _, c := range cs {
+		switch v := c.(type) {
+		case *discordgo.Container:
+			if hasTableButton(v.Components, table) {
+				return true
+			}
+		case *discordgo.ActionsRow:
+			if hasTableButton(v.Components, table) {
+				return true
+			}
+		case *discordgo.Button:
+			if view.IsTableButton(v.CustomID, table) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // snowflakeAt is the smallest Discord id of a moment: ids start with the milliseconds

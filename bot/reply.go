@@ -258,9 +258,12 @@ func (b *Bot) panel(c *ictx, m view.Message) error {
 }
 
 // data is a whole message for an interaction response: empty lists, never null, so that
-// an update clears what it leaves out (Discord keeps a field sent as null).
+// an update clears what it leaves out (Discord keeps a field sent as null). A V2 message
+// carries its flag on every answer: an update without it would ask Discord to clear it,
+// which it refuses, and the empty embeds list is how an update of an older embed message
+// resets its embeds as the flag requires.
 func data(m view.Message, flags discordgo.MessageFlags) *discordgo.InteractionResponseData {
-	d := &discordgo.InteractionResponseData{Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: flags,
+	d := &discordgo.InteractionResponseData{Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: flags | m.Flags(),
 		AllowedMentions: &discordgo.MessageAllowedMentions{}}
 	if d.Embeds == nil {
 		d.Embeds = []*discordgo.MessageEmbed{}

@@ -42,7 +42,7 @@ func fakeDiscord(t *testing.T) (*discordtest.Server, *discordgo.Session) {
 func tablePicture(t *testing.T, stake int64) picture.Picture {
 	t.Helper()
 	pic, err := picture.Render(picture.Table{
-		Bank: 500, Labels: picture.Labels{Bank: "Bank", Banker: "Banker", FaceDown: "face down", Stake: "stake"},
+		Bank: 500, Labels: picture.Labels{Bank: "Bank", Banker: "Banker", FaceDown: "face down", Stake: func(a string) string { return "stake " + a }},
 		Seats: []picture.Seat{
 			{Name: "Alice", Banker: true, Hands: []picture.Hand{{Cards: []game.HandCard{{Card: game.Card{Rank: game.King, Suit: game.Hearts}, FaceUp: true}, {Card: game.Card{Rank: 5, Suit: game.Spades}}}}}},
 			{Name: "Bob", Turn: true, Hands: []picture.Hand{{Stake: stake, Cards: []game.HandCard{{Card: game.Card{Rank: 7, Suit: game.Clubs}, FaceUp: true}}}}},

@@ -16,11 +16,14 @@ import (
 // through its MarshalJSON method, and each of those marshals a wrapper struct again by
 // reflection: under load that was about a twentieth of the bot's CPU for a few KB of
 // JSON. The bot's messages use a small, fixed part of the schema (content, embeds,
-// action rows of buttons, string selects and text inputs, allowed mentions, flags), so
-// that part is written here directly, field for field as discordgo's tags write it.
-// Anything outside it (files, polls, autocomplete choices, other components, an emoji)
+// action rows of buttons, string selects and text inputs, the Components V2 container,
+// text displays, media galleries and separators of the table and panels, allowed
+// mentions, flags), so that part is written here directly, field for field as
+// discordgo's tags write it. Anything outside it (files, polls, autocomplete choices,
+// other components such as sections and thumbnails, an emoji)
 // makes the encoder decline, and the caller falls back to discordgo's own encoding:
-// the result on the wire is the same JSON either way (TestWireMatchesDiscordgo).
+// the result on the wire is the same JSON either way (TestWireMatchesDiscordgo), but
+// for the empty content of a Components V2 answer, which is left out here.
 
 // wireFields lists, for each discordgo struct the encoder writes, every field of it
 // the encoder accounts for: written as discordgo's tag writes it, or declined (the
@@ -40,6 +43,12 @@ var wireFields = map[string][]string{
 	"SelectMenu":            {"MenuType", "CustomID", "Placeholder", "MinValues", "MaxValues", "DefaultValues", "Options", "Disabled", "ChannelTypes", "ID"},
 	"SelectMenuOption":      {"Label", "Value", "Description", "Emoji", "Default"},
 	"TextInput":             {"CustomID", "Label", "Style", "Placeholder", "Value", "Required", "MinLength", "MaxLength", "ID"},
+	"Container":             {"ID", "AccentColor", "Spoiler", "Components"},
+	"TextDisplay":           {"Content"},
+	"MediaGallery":          {"ID", "Items"},
+	"MediaGalleryItem":      {"Media", "Description", "Spoiler"},
+	"UnfurledMediaItem":     {"URL"},
+	"Separator":             {"ID", "Divider", "Spacing"},
 	"MessageEmbed":          {"URL", "Type", "Title", "Description", "Timestamp", "Color", "Footer", "Image", "Thumbnail", "Video", "Provider", "Author", "Fields"},
 	"MessageEmbedFooter":    {"Text", "IconURL", "ProxyIconURL"},
 	"MessageEmbedImage":     {"URL", "ProxyURL", "Width", "Height"},
@@ -106,8 +115,12 @@ func AppendResponse(b []byte, r *discordgo.InteractionResponse) ([]byte, bool) {
 		w.b = append(w.b, '{')
 		w.key("tts")
 		w.bool(d.TTS)
-		w.key("content")
-		w.string(d.Content)
+		if d.Content != "" || d.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 {
+			// Beside IS_COMPONENTS_V2 Discord takes no content, not even an empty one
+			// (it asks for null), so the empty content discordgo would write is left out.
+			w.key("content")
+			w.string(d.Content)
+		}
 		w.key("components")
 		w.components(d.Components)
 		w.key("embeds")
@@ -311,6 +324,22 @@ func (w *wire) component(c discordgo.MessageComponent) {
 		w.textInput(&v)
 	case *discordgo.TextInput:
 		w.textInput(v)
+	case discordgo.Container:
+		w.container(&v)
+	case *discordgo.Container:
+		w.container(v)
+	case discordgo.TextDisplay:
+		w.textDisplay(&v)
+	case *discordgo.TextDisplay:
+		w.textDisplay(v)
+	case discordgo.MediaGallery:
+		w.mediaGallery(&v)
+	case *discordgo.MediaGallery:
+		w.mediaGallery(v)
+	case discordgo.Separator:
+		w.separator(&v)
+	case *discordgo.Separator:
+		w.separator(v)
 	default:
 		w.bad = true // a component this encoder does not know (or nil)
 		w.b = append(w.b, "null"...)
@@ -424,6 +453,89 @@ func (w *wire) textInput(t *discordgo.TextInput) {
 	w.optInt("id", t.ID)
 	w.key("type")
 	w.int(int(discordgo.TextInputComponent))
+	w.b = append(w.b, '}')
+}
+
+// container, textDisplay, mediaGallery and separator write the Components V2 layout
+// the table and the panels use (see view.Message).
+func (w *wire) container(c *discordgo.Container) {
+	if c == nil {
+		w.bad = true
+		return
+	}
+	w.b = append(w.b, '{')
+	w.optInt("id", c.ID)
+	if c.AccentColor != nil {
+		w.key("accent_color")
+		w.int(*c.AccentColor)
+	}
+	w.key("spoiler")
+	w.bool(c.Spoiler)
+	w.key("components")
+	w.components(c.Components)
+	w.key("type")
+	w.int(int(discordgo.ContainerComponent))
+	w.b = append(w.b, '}')
+}
+
+func (w *wire) textDisplay(t *discordgo.TextDisplay) {
+	if t == nil {
+		w.bad = true
+		return
+	}
+	w.b = append(w.b, '{')
+	w.key("content")
+	w.string(t.Content)
+	w.key("type")
+	w.int(int(discordgo.TextDisplayComponent))
+	w.b = append(w.b, '}')
+}
+
+func (w *wire) mediaGallery(m *discordgo.MediaGallery) {
+	if m == nil {
+		w.bad = true
+		return
+	}
+	w.b = append(w.b, '{')
+	w.optInt("id", m.ID)
+	w.key("items")
+	array(w, m.Items, func(it discordgo.MediaGalleryItem) {
+		w.b = append(w.b, '{')
+		w.key("media")
+		w.b = append(w.b, '{')
+		w.key("url")
+		w.string(it.Media.URL)
+		w.b = append(w.b, '}')
+		if it.Description != nil {
+			w.key("description")
+			w.string(*it.Description)
+		}
+		w.key("spoiler")
+		w.bool(it.Spoiler)
+		w.b = append(w.b, '}')
+	})
+	w.key("type")
+	w.int(int(discordgo.MediaGalleryComponent))
+	w.b = append(w.b, '}')
+}
+
+func (w *wire) separator(s *discordgo.Separator) {
+	if s == nil {
+		w.bad = true
+		return
+	}
+	w.b = append(w.b, '{')
+	w.optInt("id", s.ID)
+	if s.Divider != nil {
+		w.key("divider")
+		w.bool(*s.Divider)
+	}
+	if s.Spacing != nil {
+		w.key("spacing")
+		w.int(int(*s.Spacing))
+	}
+	w.key("type")
+	w.int(int(discordgo.SeparatorComponent))
 	w.b = append(w.b, '}')
 }
 

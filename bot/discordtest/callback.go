@@ -256,6 +256,11 @@ func (s *Server) handleFollowup(c *call) (int, any, *apiError) {
 		return 0, nil, e
 	}
 	if in.deferred && in.original != nil && !in.original.deleted {
+		if b.Flags != nil && *b.Flags&flagComponentsV2 != 0 {
+			// Discord makes a deferred answer a V2 message only by an edit of the
+			// original response, not by the follow-up that completes it.
+			return 0, nil, errInvalidForm([]fieldError{invalid("flags", "MESSAGE_FLAGS_INVALID", "A deferred response becomes a Components V2 message only by editing the original response.")})
+		}
 		old := in.original
 		n, e := old.apply(b, c.files, false)
 		if e != nil {

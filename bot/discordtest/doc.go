@@ -70,7 +70,13 @@
 // options with label, value and description up to 100 and unique values,
 // min_values/max_values within 0-25 and ordered; no text inputs in messages;
 // flags (ephemeral only on interaction responses and follow-ups; a channel
-// message with flag 64 is a 400). A message left empty (no content, embeds,
+// message with flag 64 is a 400). A Components V2 message (flag
+// IS_COMPONENTS_V2) is held to the V2 schemas and to what they cannot state: 40
+// components counting the nested ones, 4,000 characters across its text
+// displays, no content or embeds beside the flag; an edit may set the flag
+// (when it leaves no content or embeds) but never clear it, and a deferred
+// answer becomes V2 only by an edit of the original response, not by the
+// follow-up that completes it. A message left empty (no content, embeds,
 // components, attachments, poll or stickers) is 400 code 50006, for edits
 // after merging them.
 //

@@ -7,7 +7,8 @@ import (
 )
 
 // Text is everything a message shows a member: content, embed titles, descriptions,
-// field names and values, and footers, one per line. Tests match on it.
+// field names and values, and footers, and the text displays of a Components V2 message
+// (in containers and sections too), one per line. Tests match on it.
 func Text(m *discordgo.Message) string {
 	if m == nil {
 		return ""
@@ -22,10 +23,26 @@ func Text(m *discordgo.Message) string {
 			parts = append(parts, e.Footer.Text)
 		}
 	}
+	var walk func(cs []discordgo.MessageComponent)
+	walk = func(cs []discordgo.MessageComponent) {
+		for _, c := range cs {
+			switch v := c.(type) {
+			case *discordgo.TextDisplay:
+				parts = append(parts, v.Content)
+			case *discordgo.Container:
+				walk(v.Components)
+			case *discordgo.Section:
+				walk(v.Components)
+			}
+		}
+	}
+	walk(m.Components)
 	return strings.Join(parts, "\n")
 }
 
-// Components lists a message's buttons and selects, out of their action rows.
+// Components lists a message's buttons and selects, out of their action rows, and out
+// of the containers and sections of a Components V2 message; the V2 message's text,
+// media and separators are not among them (Text reads the text).
 func Components(m *discordgo.Message) []discordgo.MessageComponent {
 	var out []discordgo.MessageComponent
 	var walk func(cs []discordgo.MessageComponent)
@@ -36,6 +53,14 @@ func Components(m *discordgo.Message) []discordgo.MessageComponent {
 				walk(v.Components)
 			case discordgo.ActionsRow:
 				walk(v.Components)
+			case *discordgo.Container:
+				walk(v.Components)
+			case *discordgo.Section:
+				walk(v.Components)
+				if v.Accessory != nil {
+					walk([]discordgo.MessageComponent{v.Accessory})
+				}
+			case *discordgo.TextDisplay, *discordgo.MediaGallery, *discordgo.Separator, *discordgo.FileComponent, *discordgo.Thumbnail:
 			default:
 				out = append(out, c)
 			}
@@ -45,6 +70,11 @@ func Components(m *discordgo.Message) []discordgo.MessageComponent {
 		walk(m.Components)
 	}
 	return out
+}
+
+// V2 reports whether m is a Components V2 message (IS_COMPONENTS_V2).
+func V2(m *discordgo.Message) bool {
+	return m != nil && m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0
 }
 
 // CustomID finds the custom id of a button or select on m that starts with prefix and

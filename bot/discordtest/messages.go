@@ -91,13 +91,23 @@ func (m *message) apply(b *msgBody, files []*Attachment, edit bool) (*message, *
 		}
 		n.hasPoll = b.present["poll"]
 	} else if b.Flags != nil {
-		// An edit may only toggle SUPPRESS_EMBEDS; the other flags stay.
-		n.flags = n.flags&^flagSuppressEmbeds | *b.Flags&flagSuppressEmbeds
+		// An edit may toggle SUPPRESS_EMBEDS and set IS_COMPONENTS_V2; the other flags
+		// stay, and IS_COMPONENTS_V2, once set, cannot be cleared.
+		if m.flags&flagComponentsV2 != 0 && *b.Flags&flagComponentsV2 == 0 {
+			return nil, errInvalidForm([]fieldError{errClearV2(joinPath(b.prefix, "flags"))})
+		}
+		n.flags = n.flags&^flagSuppressEmbeds | *b.Flags&(flagSuppressEmbeds|flagComponentsV2)
+	}
+	if errs := checkV2Merged(&n, b.prefix); len(errs) > 0 {
+		return nil, errInvalidForm(errs)
 	}
 	if e := applyAttachments(&n, b, files, edit, b.prefix); e != nil {
 		return nil, e
 	}
 	if e := checkAttachmentRefs(&n, b.prefix); e != nil {
+		return nil, e
+	}
+	if e := checkMediaRefs(&n, b.prefix); e != nil {
 		return nil, e
 	}
 	return &n, nil

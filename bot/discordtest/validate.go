@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -41,6 +42,7 @@ const (
 	maxInputValue    = 4000
 	maxAttachments   = 10
 	maxV2Components  = 40
+	maxV2Text        = 4000 // the text displays of one message together
 	maxFileBytes     = 10 << 20
 )
 
@@ -121,6 +123,17 @@ type compBody struct {
 	Content   *string   `json:"content"`
 	Accessory *compBody `json:"accessory"`
 	Component *compBody `json:"component"`
+	// A media gallery's items, a thumbnail's media and a file component's file: what
+	// they show, by URL.
+	Items []struct {
+		Media mediaBody `json:"media"`
+	} `json:"items"`
+	Media *mediaBody `json:"media"`
+	File  *mediaBody `json:"file"`
+}
+
+type mediaBody struct {
+	URL string `json:"url"`
 }
 
 type selectOption struct {
@@ -214,7 +227,9 @@ func validateMsg(b *msgBody, r msgRules) []fieldError {
 	}
 	errs = append(errs, validateEmbeds(b.Embeds, p("embeds"))...)
 	if flags&flagComponentsV2 != 0 {
-		if strPtrLen(b.Content) > 0 {
+		// Discord asks for content left out or null beside the flag: even an empty one
+		// is refused.
+		if b.Content != nil {
 			errs = append(errs, invalid(p("content"), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The content field cannot be used when using IS_COMPONENTS_V2."))
 		}
 		if len(b.Embeds) > 0 {
@@ -475,10 +490,14 @@ func validateV2Components(comps []compBody, path string) []fieldError {
 	ids := map[string]string{}
 	count := 0
 	var walk func(cs []compBody, p string)
+	text := 0
 	walk = func(cs []compBody, p string) {
 		for i, c := range cs {
 			cp := joinPath(p, i)
 			count++
+			if c.Type == 10 {
+				text += strPtrLen(c.Content)
+			}
 			switch {
 			case c.Type == 1:
 				count += len(c.Components)
@@ -498,6 +517,89 @@ func validateV2Components(comps []compBody, path string) []fieldError {
 	walk(comps, path)
 	if count > maxV2Components {
 		errs = append(errs, invalid(path, "COMPONENT_MAX_TOTAL_COMPONENTS_EXCEEDED", fmt.Sprintf("A message can hold at most %d components.", maxV2Components)))
+	}
+	if text > maxV2Text {
+		errs = append(errs, invalid(path, "COMPONENT_MAX_TOTAL_TEXT_EXCEEDED", fmt.Sprintf("The text displays of a message can hold at most %d characters in all.", maxV2Text)))
+	}
+	return errs
+}
+
+// checkMediaRefs checks every attachment:// url of a V2 message's media galleries,
+// thumbnails and file components, as checkAttachmentRefs does for embeds: it must name
+// a file of the message (an image one, but for a file component). Discord would show
+// nothing for it; the fake refuses it, so the test that sent it sees why.
+func checkMediaRefs(n *message, prefix string) *apiError {
+	if n.flags&flagComponentsV2 == 0 || emptyArray(n.components) {
+		return nil
+	}
+	var comps []compBody
+	if json.Unmarshal(n.components, &comps) != nil {
+		return nil // the components' shape has been judged already
+	}
+	names := map[string]*Attachment{}
+	for _, a := range n.attachments {
+		names[a.Filename] = a
+	}
+	var errs []fieldError
+	ref := func(p, u string, image bool) {
+		name, ok := attachmentName(u)
+		if !ok {
+			return
+		}
+		switch a := names[name]; {
+		case a == nil:
+			errs = append(errs, invalid(p, "ATTACHMENT_NOT_FOUND", fmt.Sprintf("No file named %q is attached to this message.", name)))
+		case image && !imageExt[strings.ToLower(path.Ext(name))]:
+			errs = append(errs, invalid(p, "ATTACHMENT_INVALID_TYPE", "Only .jpg, .jpeg, .png, .webp and .gif files can be shown as media."))
+		}
+	}
+	var walk func(cs []compBody, p string)
+	walk = func(cs []compBody, p string) {
+		for i, c := range cs {
+			cp := joinPath(p, i)
+			for k, it := range c.Items {
+				ref(joinPath(joinPath(joinPath(cp, "items"), k), "media.url"), it.Media.URL, true)
+			}
+			if c.Media != nil {
+				ref(joinPath(cp, "media.url"), c.Media.URL, true)
+			}
+			if c.File != nil {
+				ref(joinPath(cp, "file.url"), c.File.URL, false)
+			}
+			walk(c.Components, joinPath(cp, "components"))
+			if c.Accessory != nil {
+				walk([]compBody{*c.Accessory}, joinPath(cp, "accessory"))
+			}
+		}
+	}
+	walk(comps, prefixPath(prefix, "components"))
+	if len(errs) > 0 {
+		return errInvalidForm(errs)
+	}
+	return nil
+}
+
+// errClearV2 is Discord's refusal of an edit that would take IS_COMPONENTS_V2 off a
+// message: the flag can only be set.
+func errClearV2(path string) fieldError {
+	return invalid(path, "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", "The IS_COMPONENTS_V2 flag cannot be removed from a message.")
+}
+
+// checkV2Merged judges a message as an edit leaves it: a Components V2 message holds
+// neither content nor embeds. A payload that sets the flag is checked field by field
+// already (validateMsg); this catches the edit that sets it on a message whose content
+// or embeds it leaves in place (Discord wants them reset with the same edit), and the
+// edit of a V2 message that sends content or embeds without the flag.
+func checkV2Merged(n *message, prefix string) []fieldError {
+	if n.flags&flagComponentsV2 == 0 {
+		return nil
+	}
+	var errs []fieldError
+	if n.content != "" {
+		errs = append(errs, invalid(joinPath(prefix, "content"), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The content field cannot be used when using IS_COMPONENTS_V2."))
+	}
+	if !emptyArray(n.embeds) {
+		errs = append(errs, invalid(joinPath(prefix, "embeds"), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The embeds field cannot be used when using IS_COMPONENTS_V2."))
 	}
 	return errs
 }

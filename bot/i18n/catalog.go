@@ -350,6 +350,8 @@ func (c *Catalog) fill(lang string, ps []piece, kv []any) string {
 		switch v := kv[found].(type) {
 		case string:
 			b.WriteString(v)
+		case List:
+			b.WriteString(c.join(lang, v))
 		case Signed:
 			b.WriteString(number{n: int64(v), signed: true, lang: lang}.String())
 		default:
@@ -390,8 +392,15 @@ var pluralNames = [...]string{plural.Other: "other", plural.Zero: "zero", plural
 // rule go-i18n (which renders the templates) follows: Portuguese "many", a non-zero
 // multiple of a million ("1.000.000 de fichas"), added to CLDR in version 38; that one is
 // applied here so that the two agree (TestXTextLacksPortugueseMany says when it can go).
+//
+// Brazilian Portuguese counts zero as plural ("0 fichas") although
+// CLDR's pt "one" covers 0 (a European Portuguese reading): pt-BR's 0 is "other" here,
+// and render tells go-i18n the same.
 func pluralForm(lang string, n int64) string {
-	if lang == "pt-BR" && n != 0 && n%1_000_000 == 0 {
+	if lang == "pt-BR" && n == 0 {
+		return "other"
+	}
+	if lang == "pt-BR" && n%1_000_000 == 0 {
 		return "many"
 	}
 	return pluralNames[plural.Cardinal.MatchPlural(pluralTags[lang], int(n), 0, 0, 0, 0)]

@@ -171,8 +171,8 @@ func TestPluralRendering(t *testing.T) {
 		{"pl", "err.table_full", 22, "Stół jest pełny (22 miejsca)."},
 		{"pl", "err.table_full", 112, "Stół jest pełny (112 miejsc)."},
 
-		// Portuguese (CLDR pt, as go-i18n has it): one for 0 and 1, many for whole millions.
-		{"pt-BR", "amount.chips", 0, "0 ficha"},
+		// Brazilian Portuguese: one for 1, other for 0 (plural in Brazil), many for whole millions.
+		{"pt-BR", "amount.chips", 0, "0 fichas"},
 		{"pt-BR", "amount.chips", 1, "1 ficha"},
 		{"pt-BR", "amount.chips", 2, "2 fichas"},
 		{"pt-BR", "amount.chips", 5, "5 fichas"},
@@ -255,8 +255,18 @@ func TestComponentLengths(t *testing.T) {
 		assert.LessOrEqual(t, utf8.RuneCountInString(placeholder), 150, "%s select placeholder %q", lang, placeholder)
 		option := c.T(lang, "amount.chips", "Count", big)
 		assert.LessOrEqual(t, utf8.RuneCountInString(option), 100, "%s select option %q", lang, option)
-		label := c.T(lang, "modal.label", "Min", big, "Max", big)
-		assert.LessOrEqual(t, utf8.RuneCountInString(label), 45, "%s modal label %q", lang, label)
+		// Every modal text (titles and labels: 45; modal.range is a placeholder: 100).
+		for key := range all[lang] {
+			if !strings.HasPrefix(key, "modal.") {
+				continue
+			}
+			s := c.T(lang, key, "Verb", longest, "Min", big, "Max", big)
+			limit := 45
+			if key == "modal.range" {
+				limit = 100
+			}
+			assert.LessOrEqual(t, utf8.RuneCountInString(s), limit, "%s %s %q", lang, key, s)
+		}
 	}
 }
 

@@ -7,7 +7,10 @@
 // "Count" chooses the message's plural form (by golang.org/x/text/feature/plural's CLDR
 // rules where T renders without a template, go-i18n's otherwise; tests hold the two to
 // one answer), and a text can give any other amount its
-// own form with {{chips .Need}} or {{plural "amount.free_chips" .Have}}. A text names a
+// own form with {{chips .Need}} or {{plural "amount.free_chips" .Have}}. Brazilian
+// Portuguese reads a Count of 0 as plural ("0 fichas"), unlike CLDR's pt. A List value
+// (members, permissions) is joined with the reader's conjunction ("A, B and C", list.go).
+// A text names a
 // command as {{cmd "bank kitty"}}; once the bot has called SetCommandID that becomes
 // Discord's clickable mention </pontoon bank kitty:ID>. Texts never show rule numbers
 // (R6.3): those belong to code and tests.

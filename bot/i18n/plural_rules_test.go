@@ -19,7 +19,7 @@ func TestXTextLacksPortugueseMany(t *testing.T) {
 }
 
 // TestPluralFormsComeFromXText: the forms T chooses are x/text's for each language,
-// Portuguese "many" aside.
+// Portuguese "many" and Brazilian zero aside.
 func TestPluralFormsComeFromXText(t *testing.T) {
 	for _, c := range []struct {
 		lang string
@@ -29,7 +29,7 @@ func TestPluralFormsComeFromXText(t *testing.T) {
 		{"en", 0, "other"}, {"en", 1, "one"}, {"en", 2, "other"},
 		{"id", 1, "other"}, {"su", 1, "other"}, {"su", 21, "other"},
 		{"pl", 1, "one"}, {"pl", 3, "few"}, {"pl", 13, "many"}, {"pl", 24, "few"}, {"pl", 0, "many"},
-		{"pt-BR", 0, "one"}, {"pt-BR", 1, "one"}, {"pt-BR", 2, "other"},
+		{"pt-BR", 0, "other"}, {"pt-BR", 1, "one"}, {"pt-BR", 2, "other"},
 	} {
 		assert.Equal(t, c.want, pluralForm(c.lang, c.n), "%s %d", c.lang, c.n)
 	}

@@ -174,6 +174,8 @@ func (c *Catalog) render(lang, id string, kv []any) string {
 			count = v
 		}
 		switch n := v.(type) {
+		case List:
+			v = c.join(lang, n)
 		case Signed:
 			v = number{n: int64(n), signed: true, lang: lang, c: c}
 		default:
@@ -183,8 +185,14 @@ func (c *Catalog) render(lang, id string, kv []any) string {
 		}
 		data[k] = v
 	}
-	if n, ok := toInt64(count); ok && n == 0 && c.Has(id+".zero") {
-		id += ".zero"
+	if n, ok := toInt64(count); ok && n == 0 {
+		if c.Has(id + ".zero") {
+			id += ".zero"
+		} else if lang == "pt-BR" {
+			// go-i18n's CLDR pt rule makes 0 "one"; any count of "other" picks the
+			// plural pluralForm gives pt-BR's 0 (the text shows the value, not this).
+			count = 2
+		}
 	}
 	s, err := c.localizer(lang).Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data,
 		PluralCount: count, TemplateParser: parser{}})

@@ -73,10 +73,10 @@ func TestEveryAmountTakesItsPluralForm(t *testing.T) {
 		{"pt-BR", "err.store_insufficient", []any{"Need", 2, "Have", 1}, "Você precisa de 2 fichas livres e tem 1."},
 		{"pt-BR", "err.store_insufficient", []any{"Need", 1000000, "Have", 1}, "Você precisa de 1.000.000 de fichas livres e tem 1."},
 		// CLDR pt: 0 takes the singular, like 1.
-		{"pt-BR", "err.insufficient_chips.sale", []any{"Player", "<@1>", "Have", 0, "Need", 10}, "<@1> tem 0 ficha livre e não pode pagar 10 fichas pela banca."},
-		{"pt-BR", "err.over_kitty", []any{"Kitty", 50, "Max", 0}, "As apostas de tiro somadas não podem passar do pote de 50 fichas; no máximo mais 0 ficha."},
-		{"pt-BR", "amount.chips", []any{"Count", 0}, "0 ficha"},
-		{"pt-BR", "done.stake", []any{"Count", 0}, "Você apostou 0 ficha."},
+		{"pt-BR", "err.insufficient_chips.sale", []any{"Player", "<@1>", "Have", 0, "Need", 10}, "<@1> tem 0 fichas livres e não pode pagar 10 fichas pela banca."},
+		{"pt-BR", "err.over_kitty", []any{"Kitty", 50, "Max", 0}, "As apostas de tiro somadas não podem passar do pote de 50 fichas; no máximo mais 0 fichas."},
+		{"pt-BR", "amount.chips", []any{"Count", 0}, "0 fichas"},
+		{"pt-BR", "done.stake", []any{"Count", 0}, "Você apostou 0 fichas."},
 		// An empty kitty is a state, not an amount: table.kitty.zero.
 		{"pt-BR", "table.kitty", []any{"Count", 0}, "Pote: vazio"},
 		{"pt-BR", "table.kitty", []any{"Count", 1}, "Pote: 1 ficha"},
@@ -103,15 +103,16 @@ func TestEveryAmountTakesItsPluralForm(t *testing.T) {
 	}
 }
 
-// x/text's CLDR plural rules agree with go-i18n's for Portuguese zero: "one".
-func TestPortugueseZeroIsOne(t *testing.T) {
+// CLDR's Portuguese rule (x/text's and go-i18n's alike) calls zero "one"; Brazilian
+// readers write "0 fichas", so the catalog reads pt-BR's zero as plural.
+func TestBrazilianZeroTakesThePlural(t *testing.T) {
 	pt := language.MustParse("pt-BR")
 	assert.Equal(t, plural.One, plural.Cardinal.MatchPlural(pt, 0, 0, 0, 0, 0))
 	assert.Equal(t, plural.One, plural.Cardinal.MatchPlural(pt, 1, 0, 0, 0, 0))
 	assert.Equal(t, plural.Other, plural.Cardinal.MatchPlural(pt, 2, 0, 0, 0, 0))
 	assert.Equal(t, plural.Other, plural.Cardinal.MatchPlural(language.English, 0, 0, 0, 0, 0), "unlike English")
 	assert.Equal(t, "0 chips", MustLoad().T("en", "amount.chips", "Count", 0))
-	assert.Equal(t, "0 ficha", MustLoad().T("pt-BR", "amount.chips", "Count", 0))
+	assert.Equal(t, "0 fichas", MustLoad().T("pt-BR", "amount.chips", "Count", 0))
 }
 
 // chipNoun matches a language's word for chip(s), free or not, right after a value: the

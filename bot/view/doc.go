@@ -5,7 +5,9 @@
 // a Snapshot built by hand, with no bot.
 //
 // Start with Renderer (view.go), then table.go (the public table) and panel.go (a
-// member's panel with the actions legal now). picture.go copies a Snapshot into the
+// member's panel with the actions legal now). Both are Components V2 messages (Message.V2):
+// one Container whose text displays tell everything, the picture in a media gallery
+// (WithPicture) and the buttons in rows inside it; the other messages are embeds or text. picture.go copies a Snapshot into the
 // terms of package picture and names the moments a new picture is due; stats.go renders
 // /pontoon stats and the leaderboard by net winnings. customid.go is the one place custom ids
 // are built, parsed and checked for staleness: pt:<kind>:<table>:<round>:<member action

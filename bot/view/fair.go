@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -76,20 +77,32 @@ func (r *Renderer) Hint(lang string, a sim.Advice) string {
 	return "💡 " + r.cat.T(lang, "hint.move", "Verb", verb, "Why", why)
 }
 
-// Percent writes a share as a percentage with one decimal, the reader's way.
+// Percent writes a share as a percentage with one decimal, the reader's way: "2.5%" in
+// English, "2,5%" elsewhere. The sign follows the number with no space (English, Polish,
+// Indonesian and Brazilian usage alike), so a line break can never part them.
 func Percent(lang string, x float64) string {
-	s := fmt.Sprintf("%.1f %%", 100*x)
-	if lang != "en" {
-		s = strings.Replace(s, ".", ",", 1)
+	return decimal(lang, fmt.Sprintf("%.1f", 100*x)) + "%"
+}
+
+// Points writes a change of a share in percentage points, signed as other signed amounts
+// are (i18n.Signed): "+0,4", "−1,2" with a minus sign, not a hyphen.
+func Points(lang string, x float64) string {
+	s := decimal(lang, fmt.Sprintf("%+.1f", 100*x))
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		return "−" + rest
 	}
 	return s
 }
 
-// Points writes a change of a share in percentage points, signed.
-func Points(lang string, x float64) string {
-	s := fmt.Sprintf("%+.1f", 100*x)
+// unsignedPoints writes a margin (never negative) in percentage points, without a sign.
+func unsignedPoints(lang string, x float64) string {
+	return decimal(lang, fmt.Sprintf("%.1f", math.Abs(100*x)))
+}
+
+// decimal gives a formatted number the reader's decimal separator.
+func decimal(lang, s string) string {
 	if lang != "en" {
-		s = strings.Replace(s, ".", ",", 1)
+		return strings.Replace(s, ".", ",", 1)
 	}
 	return s
 }
@@ -99,14 +112,14 @@ func Points(lang string, x float64) string {
 func (r *Renderer) Odds(lang string, rep sim.Report, effects []sim.Effect) Message {
 	res := rep.Result
 	lines := []string{
-		r.cat.T(lang, "odds.edge", "Edge", Percent(lang, res.Edge), "Half", Points(lang, res.EdgeHalf)[1:], "Amount", int64(res.BankPerRound+0.5), "Stake", res.Stake, "Seats", rep.Seats),
+		r.cat.T(lang, "odds.edge", "Edge", Percent(lang, res.Edge), "Half", unsignedPoints(lang, res.EdgeHalf), "Amount", int64(res.BankPerRound+0.5), "Stake", res.Stake, "Seats", rep.Seats),
 		r.cat.T(lang, "odds.defaults", "Edge", Percent(lang, rep.Defaults.Edge)),
 	}
 	if len(effects) == 0 {
 		lines = append(lines, r.cat.T(lang, "odds.no_rules"))
 	}
 	for _, e := range effects {
-		lines = append(lines, r.cat.T(lang, "odds.rule", "Setting", r.settingText(lang, e.Rule), "Change", Points(lang, e.Change), "Half", Points(lang, e.ChangeHalf)[1:]))
+		lines = append(lines, r.cat.T(lang, "odds.rule", "Setting", r.settingText(lang, e.Rule), "Change", Points(lang, e.Change), "Half", unsignedPoints(lang, e.ChangeHalf)))
 	}
 	lines = append(lines, r.cat.T(lang, "odds.how", "Rounds", rep.Rounds))
 	return Message{Embeds: []*discordgo.MessageEmbed{{Title: r.cat.T(lang, "odds.title"), Description: strings.Join(lines, "\n"), Color: 0x2e7d32}}}
@@ -157,8 +170,11 @@ func (r *Renderer) ShootBuyModal(lang string, id ID, shoot, buy game.Move) *disc
 	id.Kind = KindModal
 	input := func(cidName, key string, m game.Move) discordgo.MessageComponent {
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.TextInput{CustomID: cidName, Label: r.cat.T(lang, key, "Min", m.Min, "Max", m.Max),
-				Style: discordgo.TextInputShort, Required: true, MinLength: 1, MaxLength: 16, Placeholder: strconv.FormatInt(m.Min, 10)}}}
+			// The range goes in the placeholder (100 characters), not the label (45), which
+			// large amounts written the reader's way would overflow.
+			discordgo.TextInput{CustomID: cidName, Label: r.cat.T(lang, key),
+				Style: discordgo.TextInputShort, Required: true, MinLength: 1, MaxLength: 16,
+				Placeholder: r.cat.T(lang, "modal.range", "Min", m.Min, "Max", m.Max)}}}
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: &discordgo.InteractionResponseData{
 		CustomID: id.String(), Title: r.cat.T(lang, "modal.shoot_buy"),

@@ -68,45 +68,49 @@ var AmountVerbs = map[game.Verb]bool{game.VerbStake: true, game.VerbBuy: true, g
 // NoBalance is Panel's wallet argument when the balance is not known.
 const NoBalance = -1
 
-// Panel is a member's private view: their hands with every card, the totals, and the
-// actions legal now (from game.Legal), each a button or a select of amounts. wallet is
-// the member's balance between rounds (NoBalance: not shown).
+// accentPanel is the colour of a member's panel.
+const accentPanel = 0x1565c0
+
+// Panel is a member's private view, a Components V2 Container like the table's: their
+// hands with every card in large type, the totals, and the actions legal now (from
+// game.Legal), each a button or a select of amounts. wallet is the member's balance
+// between rounds (NoBalance: not shown).
 func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, wallet int64) Message {
 	g := t.Game
-	e := &discordgo.MessageEmbed{Title: r.cat.T(lang, "panel.title"), Color: 0x1565c0}
+	title := "### " + r.cat.T(lang, "panel.title")
 	var lines []string
 	if notice != "" {
 		lines = append(lines, notice)
 	}
+	done := func() Message {
+		return card(accentPanel, discordgo.TextDisplay{Content: title + "\n" + strings.Join(lines, "\n")})
+	}
 	if t.Broken {
 		lines = append(lines, "⛔ "+r.cat.T(lang, "err.table_broken"))
-		e.Description = strings.Join(lines, "\n")
-		return Message{Embeds: []*discordgo.MessageEmbed{e}}
+		return done()
 	}
 	if g != nil && g.Round != nil && g.Round.Outcome != nil && (member == g.Round.Banker || table.Playing(g, member)) {
 		// The round on show has settled (perhaps by the member's own action): their hand
 		// and what it won or lost, rather than an empty panel.
 		lines = append(lines, r.settled(lang, g, member)...)
 		lines = append(lines, r.cat.T(lang, "panel.balance", "Count", g.Balances[member]))
-		e.Description = strings.Join(lines, "\n")
-		return Message{Embeds: []*discordgo.MessageEmbed{e}}
+		return done()
 	}
 	if g == nil || g.Round == nil || !g.InRound() {
 		lines = append(lines, r.cat.T(lang, "panel.no_round"))
 		if t.Seated(member) && wallet != NoBalance {
 			lines = append(lines, r.cat.T(lang, "panel.balance", "Count", wallet))
 		}
-		e.Description = strings.Join(lines, "\n")
-		return Message{Embeds: []*discordgo.MessageEmbed{e}}
+		return done()
 	}
 	rd := g.Round
 	rules := g.Rules
 	if member == g.Banker {
 		if !g.SeesOwnCards(member) {
-			lines = append(lines, r.cat.T(lang, "panel.bank_cards", "Cards", tableCards(rd.BankerHand, false), "Kind", "?"))
+			lines = append(lines, large(r.cat.T(lang, "panel.bank_cards", "Cards", tableCards(rd.BankerHand, false), "Kind", "?")))
 		} else {
 			v := game.Evaluate(game.Cards(rd.BankerHand), rules, true)
-			lines = append(lines, r.cat.T(lang, "panel.bank_cards", "Cards", cardsText(game.Cards(rd.BankerHand)), "Kind", r.kindText(lang, v.Kind.String(), v.Total)))
+			lines = append(lines, large(r.cat.T(lang, "panel.bank_cards", "Cards", cardsText(game.Cards(rd.BankerHand)), "Kind", r.kindText(lang, v.Kind.String(), v.Total))))
 		}
 	}
 	for _, h := range rd.Hands {
@@ -118,17 +122,21 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 			continue
 		}
 		v := h.Value(rules)
-		line := r.cat.T(lang, "panel.hand", "N", h.Number, "Cards", cardsText(game.Cards(h.Cards)), "Kind", r.kindText(lang, v.Kind.String(), v.Total))
+		hand := r.cat.T(lang, "panel.hand", "N", h.Number, "Cards", cardsText(game.Cards(h.Cards)), "Kind", r.kindText(lang, v.Kind.String(), v.Total))
+		if cur := g.Current(); cur == h && g.Phase == game.PhasePlaying {
+			hand = "▶ " + hand
+		}
+		lines = append(lines, large(hand))
+		var bets []string
 		if h.Stake > 0 {
-			line += " · " + r.cat.T(lang, "table.stake", "Count", h.Stake)
+			bets = append(bets, r.cat.T(lang, "table.stake", "Count", h.Stake))
 		}
 		if h.Shoot > 0 {
-			line += " · " + r.cat.T(lang, "table.shoot", "Count", h.Shoot)
+			bets = append(bets, r.cat.T(lang, "table.shoot", "Count", h.Shoot))
 		}
-		if cur := g.Current(); cur == h && g.Phase == game.PhasePlaying {
-			line = "▶ " + line
+		if len(bets) > 0 {
+			lines = append(lines, strings.Join(bets, " · "))
 		}
-		lines = append(lines, line)
 	}
 	if member == g.Banker {
 		if cover := heldCover(g); cover > 0 {
@@ -180,7 +188,6 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 		buttons = append(buttons, r.button(lang, "button.hint", discordgo.SecondaryButton, cid(KindHint, t.ID, t.Round.Number, 0, "")))
 	}
 	buttons = append(buttons, r.button(lang, "button.refresh", discordgo.SecondaryButton, cid(KindCards, t.ID, t.Round.Number, 0, "")))
-	e.Description = strings.Join(lines, "\n")
 	comps := append(rows(buttons), selects...)
 	if len(asks) > 0 {
 		comps = append(comps, rows(asks)...)
@@ -188,8 +195,12 @@ func (r *Renderer) Panel(lang string, t *table.Snapshot, member, notice string, 
 	if len(comps) > 5 {
 		comps = comps[:5]
 	}
-	return Message{Embeds: []*discordgo.MessageEmbed{e}, Components: comps}
+	return card(accentPanel, append([]discordgo.MessageComponent{discordgo.TextDisplay{Content: title + "\n" + strings.Join(lines, "\n")}}, comps...)...)
 }
+
+// large is a line in heading type, the largest a text display has: a hand, its cards and
+// its total, so that rank and suit read at a glance on a phone.
+func large(line string) string { return "## " + line }
 
 // heldCover is the bank's chips held against the hands in play (R7.2).
 func heldCover(g *game.Game) int64 {

@@ -44,8 +44,11 @@ func (r *Renderer) Picture(lang string, t *table.Snapshot, names Names, own stri
 		Banker:   r.cat.T(lang, "picture.banker"),
 		Bank:     r.cat.T(lang, "picture.bank"),
 		Kitty:    r.cat.T(lang, "picture.kitty"),
-		Stake:    r.cat.T(lang, "picture.stake"),
 		Turn:     r.cat.T(lang, "picture.turn"),
+		ToAct:    func(name string) string { return r.cat.T(lang, "picture.to_act", "Player", name) },
+		Stake:    func(amount string) string { return r.cat.T(lang, "picture.stake_amount", "Amount", amount) },
+		Showing:  func(total string) string { return r.cat.T(lang, "picture.showing", "Total", total) },
+		Total:    func(total string) string { return r.cat.T(lang, "picture.total", "Total", total) },
 		FaceDown: r.cat.T(lang, "picture.face_down"),
 		Hand:     r.cat.T(lang, "picture.hand"),
 		Amount:   func(n int64) string { return i18n.Number(lang, n) },
@@ -56,6 +59,12 @@ func (r *Renderer) Picture(lang string, t *table.Snapshot, names Names, own stri
 	}
 	rd := g.Round
 	settled := rd.Outcome != nil
+	switch {
+	case settled:
+		pt.Labels.Phase = r.cat.T(lang, "picture.phase.settled")
+	case g.Phase != game.PhaseBetween:
+		pt.Labels.Phase = r.cat.T(lang, "picture.phase."+g.Phase.String())
+	}
 	pt.Bank = g.Balances[rd.Banker] + g.Escrow[rd.Banker]
 	pt.Kitty = g.Kitty
 	if !t.InRound() {

@@ -9,29 +9,58 @@ import (
 	"github.com/pontoon-bot/pontoon/game"
 )
 
-// Table is the public table message (R3.2 visibility: face-down cards hidden).
+// Accent colours of the table's Container, one per phase, so the state of the table shows
+// at a glance in the channel.
+const (
+	accentWaiting = 0x607d8b // no round yet
+	accentStaking = 0x1565c0 // stakes, shoot bets, the bank's double
+	accentPlaying = 0x2e7d32
+	accentBanker  = 0xf9a825
+	accentSettled = 0x6a1b9a
+	accentClosed  = 0x37474f
+	accentBroken  = 0xc62828
+)
+
+// Table is the public table message (R3.2 visibility: face-down cards hidden): one
+// Components V2 Container whose accent colour is the phase. A heading says the round, the
+// phase, whose turn it is and when it ends; the picture goes under it (WithPicture); then
+// one line per seat (name, up-cards, stake, result), the result and the fairness lines,
+// and the buttons. The text alone tells the whole table, for a reader without the
+// picture. Its size does not grow with the seats in components (the seats share one text
+// display), so the largest table stays far inside Discord's 40 components.
 func (r *Renderer) Table(lang string, t *table.Snapshot) Message {
 	rules := t.Config.Rules
-	title := r.cat.T(lang, "table.title."+string(rules.Variant), "Round", t.Round.Number)
-	var desc []string
+	head := []string{"### " + r.cat.T(lang, "table.title."+string(rules.Variant), "Round", t.Round.Number)}
 	g := t.Game
+	accent := accentWaiting
 	switch {
 	case t.Closed:
-		desc = append(desc, r.cat.T(lang, "table.status.closed"))
+		head = append(head, r.cat.T(lang, "table.status.closed"))
+		accent = accentClosed
 	case t.Broken:
-		desc = append(desc, r.cat.T(lang, "table.status.broken"))
+		head = append(head, r.cat.T(lang, "table.status.broken"))
+		accent = accentBroken
 	case g == nil:
-		desc = append(desc, r.cat.T(lang, "table.status.waiting", "Count", len(t.Seats)))
+		head = append(head, r.cat.T(lang, "table.status.waiting", "Count", len(t.Seats)))
 	case g.InRound():
-		desc = append(desc, r.statusLine(lang, t))
+		head = append(head, r.statusLine(lang, t))
+		switch g.Phase {
+		case game.PhasePlaying:
+			accent = accentPlaying
+		case game.PhaseBanker:
+			accent = accentBanker
+		default:
+			accent = accentStaking
+		}
 	default:
-		desc = append(desc, r.cat.T(lang, "table.status.settled"))
+		head = append(head, r.cat.T(lang, "table.status.settled"))
+		accent = accentSettled
 	}
 	if t.Notice != nil {
-		desc = append(desc, r.notice(lang, t.Notice))
+		head = append(head, r.notice(lang, t.Notice))
 	}
 	if t.Closing && !t.Closed {
-		desc = append(desc, r.cat.T(lang, "table.closing"))
+		head = append(head, r.cat.T(lang, "table.closing"))
 	}
 	if t.Cut != nil {
 		// Every pass of the cut, the re-cuts between tied cards included (R1.4).
@@ -49,9 +78,8 @@ func (r *Renderer) Table(lang string, t *table.Snapshot) Message {
 			}
 			passes = append(passes, text)
 		}
-		desc = append(desc, r.cat.T(lang, "table.cut", "Winner", Mention(t.Cut.Winner), "Draws", strings.Join(passes, "; ")))
+		head = append(head, r.cat.T(lang, "table.cut", "Winner", Mention(t.Cut.Winner), "Draws", strings.Join(passes, "; ")))
 	}
-	e := &discordgo.MessageEmbed{Title: title, Description: strings.Join(desc, "\n"), Color: 0x2e7d32}
 
 	// The round on show is the one in play, or the last one settled: its bank is the one
 	// who played it (R6.2 may have passed the bank on; the result names the next banker).
@@ -59,7 +87,17 @@ func (r *Renderer) Table(lang string, t *table.Snapshot) Message {
 	if g != nil && g.Round != nil {
 		banker = g.Round.Banker
 	}
-	bank := r.MentionOr(lang, banker) // under the field's title: "Bank", said once
+	bank := []string{"**" + r.cat.T(lang, "table.bank_title") + "** · " + r.MentionOr(lang, banker)}
+	if g != nil && g.Round != nil {
+		rd := g.Round
+		cards := tableCards(rd.BankerHand, rd.Outcome != nil)
+		if rd.Outcome != nil || g.Phase == game.PhaseBanker {
+			v := game.Evaluate(game.Cards(rd.BankerHand), rules, true)
+			cards += " — " + r.kindText(lang, v.Kind.String(), v.Total)
+		}
+		bank = append(bank, cards)
+	}
+	var bankMore []string
 	if rules.Variant == game.Shoot {
 		// Between rounds the table's own kitty is the truth: a top-up, a sale (R9.9) or a
 		// cut (R6.4) changes it after the round shown settled.
@@ -67,40 +105,32 @@ func (r *Renderer) Table(lang string, t *table.Snapshot) Message {
 		if t.InRound() {
 			kitty = g.Kitty
 		}
-		bank += "\n" + r.cat.T(lang, "table.kitty", "Count", kitty)
+		bank = append(bank, r.cat.T(lang, "table.kitty", "Count", kitty))
 		if kitty == 0 && !t.InRound() {
-			bank += "\n" + r.cat.T(lang, "table.kitty_needed", "Min", rules.KittyMin, "Max", rules.KittyMax)
+			bankMore = append(bankMore, r.cat.T(lang, "table.kitty_needed", "Min", rules.KittyMin, "Max", rules.KittyMax))
 		}
 	}
-	if g != nil && g.Round != nil {
-		rd := g.Round
-		reveal := rd.Outcome != nil
-		bank += "\n" + tableCards(rd.BankerHand, reveal)
-		if rd.Outcome != nil || g.Phase == game.PhaseBanker {
-			v := game.Evaluate(game.Cards(rd.BankerHand), rules, true)
-			bank += " — " + r.kindText(lang, v.Kind.String(), v.Total)
-		}
-		if rd.Doubled {
-			bank += "\n" + r.cat.T(lang, "table.doubled")
-		}
+	if g != nil && g.Round != nil && g.Round.Doubled {
+		bankMore = append(bankMore, r.cat.T(lang, "table.doubled"))
 	}
-	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: r.cat.T(lang, "table.bank_title"), Value: bank})
-
+	seats := []string{strings.Join(bank, " · ")}
+	seats = append(seats, bankMore...)
 	for i, p := range t.Seats {
 		if p == banker {
 			continue
 		}
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: r.cat.T(lang, "table.seat", "N", i+1),
-			Value: r.seatText(lang, t, p), Inline: true})
+		seats = append(seats, r.seatText(lang, t, i+1, p))
 	}
+
+	var result []string
 	if g != nil && g.Round != nil && g.Round.Outcome != nil {
 		o := g.Round.Outcome
-		next := r.cat.T(lang, "table.next_banker", "Banker", Mention(o.NextBanker))
-		shuffle := r.cat.T(lang, "table.no_shuffle")
+		result = append(result, "**"+r.cat.T(lang, "table.result_title")+"** · "+r.cat.T(lang, "table.next_banker", "Banker", Mention(o.NextBanker)))
 		if o.Shuffle {
-			shuffle = r.cat.T(lang, "table.shuffle")
+			result = append(result, r.cat.T(lang, "table.shuffle"))
+		} else {
+			result = append(result, r.cat.T(lang, "table.no_shuffle"))
 		}
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: r.cat.T(lang, "table.result_title"), Value: next + "\n" + shuffle})
 	}
 	var footer []string
 	if !t.InRound() && t.Next != nil && t.Next.Round == t.Round.Number+1 && !t.Closed {
@@ -113,21 +143,26 @@ func (r *Renderer) Table(lang string, t *table.Snapshot) Message {
 			footer = append(footer, r.cat.T(lang, "table.salt", "Salt", t.Round.Salt))
 		}
 	}
-	if len(footer) > 0 {
-		e.Footer = &discordgo.MessageEmbedFooter{Text: strings.Join(footer, "\n")}
+	for i, l := range footer {
+		footer[i] = "-# " + l // Discord's small print
 	}
-	m := Message{Embeds: []*discordgo.MessageEmbed{e}}
+	parts := []discordgo.MessageComponent{
+		discordgo.TextDisplay{Content: strings.Join(head, "\n")},
+		discordgo.TextDisplay{Content: strings.Join(seats, "\n")},
+		discordgo.TextDisplay{Content: strings.Join(result, "\n")},
+		discordgo.TextDisplay{Content: strings.Join(footer, "\n")},
+	}
 	if !t.Closed {
 		id := func(kind string) string { return cid(kind, t.ID, t.Round.Number, 0, "") }
-		m.Components = rows([]discordgo.MessageComponent{
+		parts = append(parts, rows([]discordgo.MessageComponent{
 			r.button(lang, "button.join", discordgo.SuccessButton, id(KindJoin)),
 			r.button(lang, "button.leave", discordgo.SecondaryButton, id(KindLeave)),
 			r.button(lang, "button.deal", discordgo.PrimaryButton, id(KindDeal)),
 			r.button(lang, "button.cards", discordgo.PrimaryButton, id(KindCards)),
 			r.button(lang, "button.rules", discordgo.SecondaryButton, id(KindRules)),
-		})
+		})...)
 	}
-	return m
+	return card(accent, parts...)
 }
 
 // statusLine says whose decision the round waits on and until when (R7.4).
@@ -150,46 +185,55 @@ func (r *Renderer) statusLine(lang string, t *table.Snapshot) string {
 	}
 }
 
-// seatText is one seat on the public table: the member and their hands as the table sees them.
-func (r *Renderer) seatText(lang string, t *table.Snapshot, p string) string {
-	lines := []string{Mention(p)}
+// seatText is one seat on the public table, as the table sees it: the seat's number and
+// member, then each of their hands (cards, stake, shoot bet, and once settled or out, the
+// value and net), a split hand on a line of its own.
+func (r *Renderer) seatText(lang string, t *table.Snapshot, n int, p string) string {
+	lead := "**" + r.cat.T(lang, "table.seat", "N", n) + "** · " + Mention(p)
 	g := t.Game
 	if g == nil || g.Round == nil {
-		return lines[0]
+		return lead
 	}
 	settled := g.Round.Outcome != nil
-	any := false
+	split := hasSplit(g, p)
+	var hands []string
 	for _, h := range g.Round.Hands {
 		if h.Player != p {
 			continue
 		}
-		any = true
 		if h.SatOut {
-			lines = append(lines, r.cat.T(lang, "table.sat_out"))
+			hands = append(hands, r.cat.T(lang, "table.sat_out"))
 			continue
 		}
-		line := tableCards(h.Cards, settled)
+		parts := []string{tableCards(h.Cards, settled)}
+		if split {
+			parts[0] = r.cat.T(lang, "table.hand_no", "N", h.Number) + " " + parts[0]
+		}
 		if h.Stake == 0 {
-			lines = append(lines, line+" · "+r.cat.T(lang, "table.no_stake_yet"))
-			continue
+			parts = append(parts, r.cat.T(lang, "table.no_stake_yet"))
+		} else {
+			parts = append(parts, r.cat.T(lang, "table.stake", "Count", h.Stake))
+			if h.Shoot > 0 {
+				parts = append(parts, r.cat.T(lang, "table.shoot", "Count", h.Shoot))
+			}
+			if h.Settled && (settled || h.Folded || h.Value(g.Rules).Kind == game.KindBust) {
+				v := h.Value(g.Rules)
+				parts = append(parts, "**"+r.kindText(lang, v.Kind.String(), v.Total)+"** "+r.cat.T(lang, "table.net", "Net", i18n.Signed(h.Net)))
+			}
 		}
-		line += " · " + r.cat.T(lang, "table.stake", "Count", h.Stake)
-		if h.Shoot > 0 {
-			line += " · " + r.cat.T(lang, "table.shoot", "Count", h.Shoot)
-		}
-		if h.Settled && (settled || h.Folded || h.Value(g.Rules).Kind == game.KindBust) {
-			v := h.Value(g.Rules)
-			line += "\n" + r.kindText(lang, v.Kind.String(), v.Total) + " · " + r.cat.T(lang, "table.net", "Net", i18n.Signed(h.Net))
-		}
-		if len(g.Round.Hands) > 0 && hasSplit(g, p) {
-			line = r.cat.T(lang, "table.hand_no", "N", h.Number) + " " + line
-		}
-		lines = append(lines, line)
+		hands = append(hands, strings.Join(parts, " · "))
 	}
-	if !any && g.InRound() {
-		lines = append(lines, r.cat.T(lang, "table.next_round"))
+	if len(hands) == 0 {
+		if g.InRound() {
+			return lead + " · " + r.cat.T(lang, "table.next_round")
+		}
+		return lead
 	}
-	return strings.Join(lines, "\n")
+	if !split {
+		return lead + " · " + hands[0]
+	}
+	// A split player's hands, each on its own line under the seat.
+	return lead + "\n" + "> " + strings.Join(hands, "\n> ")
 }
 
 func hasSplit(g *game.Game, p string) bool {

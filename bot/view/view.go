@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
@@ -13,10 +14,104 @@ import (
 
 // Message is a rendered Discord message. It is always sent whole: discordgo serializes a
 // type 7 update with "embeds": null, so a partial update would erase the embeds.
+//
+// V2 says Components is a Components V2 layout (one Container holding text displays, the
+// picture and the buttons): the message goes with the IS_COMPONENTS_V2 flag and neither
+// content nor embeds, which Discord refuses beside the flag. Once a message carries the
+// flag every later version of it must too: Discord cannot clear it.
 type Message struct {
 	Content    string
 	Embeds     []*discordgo.MessageEmbed
 	Components []discordgo.MessageComponent
+	V2         bool
+}
+
+// Flags are the message flags m needs besides any the caller adds (ephemeral).
+func (m Message) Flags() discordgo.MessageFlags {
+	if m.V2 {
+		return discordgo.MessageFlagsIsComponentsV2
+	}
+	return 0
+}
+
+// Text is everything a V2 message says in its text displays, in order, one per line: what a
+// reader sees without the picture (and what tests read).
+func Text(comps []discordgo.MessageComponent) string {
+	var out []string
+	var walk func(cs []discordgo.MessageComponent)
+	walk = func(cs []discordgo.MessageComponent) {
+		for _, c := range cs {
+			switch v := c.(type) {
+			case discordgo.TextDisplay:
+				out = append(out, v.Content)
+			case *discordgo.TextDisplay:
+				out = append(out, v.Content)
+			case discordgo.Container:
+				walk(v.Components)
+			case *discordgo.Container:
+				walk(v.Components)
+			case discordgo.Section:
+				walk(v.Components)
+			case *discordgo.Section:
+				walk(v.Components)
+			}
+		}
+	}
+	walk(comps)
+	return strings.Join(out, "\n")
+}
+
+// card is a V2 message of one Container: its accent colour, then parts in order; empty
+// text displays are left out (Discord refuses an empty one).
+func card(accent int, parts ...discordgo.MessageComponent) Message {
+	kept := make([]discordgo.MessageComponent, 0, len(parts))
+	for _, p := range parts {
+		if td, ok := p.(discordgo.TextDisplay); ok && td.Content == "" {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return Message{V2: true, Components: []discordgo.MessageComponent{
+		discordgo.Container{AccentColor: &accent, Components: kept}}}
+}
+
+// WithPicture shows the uploaded file url (attachment://…) in m's Container, right under
+// its heading, with alt as the media item's description (what a screen reader says). A
+// message that is not V2 is returned as it is.
+func WithPicture(m Message, url, alt string) Message {
+	if !m.V2 || len(m.Components) == 0 {
+		return m
+	}
+	c, ok := m.Components[0].(discordgo.Container)
+	if !ok {
+		return m
+	}
+	item := discordgo.MediaGalleryItem{Media: discordgo.UnfurledMediaItem{URL: url}}
+	if alt != "" {
+		a := truncate(alt, maxMediaDescription)
+		item.Description = &a
+	}
+	parts := make([]discordgo.MessageComponent, 0, len(c.Components)+1)
+	at := min(1, len(c.Components))
+	parts = append(parts, c.Components[:at]...)
+	parts = append(parts, discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{item}})
+	parts = append(parts, c.Components[at:]...)
+	c.Components = parts
+	out := m
+	out.Components = append([]discordgo.MessageComponent{c}, m.Components[1:]...)
+	return out
+}
+
+// maxMediaDescription is the longest description Discord takes for a media item.
+const maxMediaDescription = 1024
+
+// truncate cuts s to at most n runes, with an ellipsis when cut.
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
 }
 
 // Renderer puts tables, panels and the rest into words from the catalog.
@@ -67,13 +162,14 @@ func tableCards(hc []game.HandCard, reveal bool) string {
 // Mention is Discord's markup for a member.
 func Mention(id string) string { return "<@" + id + ">" }
 
-// Mentions is a list of members, comma separated.
-func Mentions(ids []string) string {
-	out := make([]string, len(ids))
+// Mentions is a list of members; passed to a text it is joined with the reader's
+// conjunction ("<@1>, <@2> and <@3>", see i18n.List).
+func Mentions(ids []string) i18n.List {
+	out := make(i18n.List, len(ids))
 	for i, id := range ids {
 		out[i] = Mention(id)
 	}
-	return strings.Join(out, ", ")
+	return out
 }
 
 // RelTime is Discord's relative timestamp ("in 3 hours"), shown in each reader's locale.

@@ -42,7 +42,7 @@ func serveEnv(fake *discordtest.Server, db string, extra ...string) []string {
 func liveTables(fake *discordtest.Server) []*discordgo.Message {
 	var out []*discordgo.Message
 	for _, m := range fake.Messages(channel) {
-		if len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Title, "Pontoon") && len(m.Components) > 0 {
+		if discordtest.V2(m) && strings.Contains(discordtest.Text(m), "Pontoon") && len(discordtest.Components(m)) > 0 {
 			out = append(out, m)
 		}
 	}

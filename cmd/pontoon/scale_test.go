@@ -80,7 +80,7 @@ type tableAt struct {
 
 func (a tableAt) msg() *discordgo.Message {
 	for _, m := range a.fake.Messages(a.channel) {
-		if len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Title, "Pontoon") {
+		if discordtest.V2(m) && strings.Contains(discordtest.Text(m), "Pontoon") {
 			return m
 		}
 	}

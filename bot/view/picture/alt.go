@@ -10,19 +10,31 @@ import (
 )
 
 // altText describes the picture for screen readers and for clients that do
-// not load images: the bank and kitty, then each seat with its cards as the
-// table sees them, its stakes and results. Card names use the international
+// not load images, saying what the picture shows in the same order: the
+// round, its phase and whose turn it is, the bank and kitty, then each seat
+// with its cards as the table sees them, each hand's stake and then its
+// total (of the cards in view) or its result. Card names use the international
 // indices and suit symbols ("K♥ 10♠"), which screen readers speak in the
 // reader's language; each face-down card is the FaceDown label, so no count
 // needs a plural form.
 func altText(t Table) string {
 	l := t.Labels
-	for _, p := range []*string{&l.Title, &l.Banker, &l.Bank, &l.Kitty, &l.Stake, &l.Turn, &l.FaceDown, &l.Hand} {
+	for _, p := range []*string{&l.Title, &l.Phase, &l.Banker, &l.Bank, &l.Kitty, &l.Turn, &l.FaceDown, &l.Hand} {
 		*p = plain(*p)
 	}
 	var parts []string
 	if l.Title != "" {
 		parts = append(parts, l.Title)
+	}
+	round := l.Phase
+	if name := altTurn(t); name != "" && l.ToAct != nil {
+		if round != "" {
+			round += "; "
+		}
+		round += plain(l.ToAct(name))
+	}
+	if round != "" {
+		parts = append(parts, round)
 	}
 	pot := func(label string, n int64) string {
 		if label == "" {
@@ -77,14 +89,45 @@ func plain(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-func altSeat(st Seat, l Labels) string {
+// altTurn names the seats whose turn it is, as turnName does.
+func altTurn(t Table) string {
+	var names []string
+	for _, st := range t.Seats {
+		if st.Turn {
+			names = append(names, altName(st))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// altName is a seat's name for the alt text, in any script but cut to
+// altNameMax characters at a grapheme, so that the largest table's text
+// stays within Discord's 1,024 characters whole.
+func altName(st Seat) string {
 	name := plain(st.Name)
 	if name == "" {
 		name = plain(st.Fallback)
 	}
 	if name == "" {
-		name = "?"
+		return "?"
 	}
+	if utf8.RuneCountInString(name) > altNameMax {
+		cut := 0
+		for _, i := range graphemeCuts(name) {
+			if utf8.RuneCountInString(name[:i]) > altNameMax-1 {
+				break
+			}
+			cut = i
+		}
+		name = strings.TrimRight(name[:cut], " ") + ellipsis
+	}
+	return name
+}
+
+const altNameMax = 16
+
+func altSeat(st Seat, l Labels) string {
+	name := altName(st)
 	var b strings.Builder
 	b.WriteString(name)
 	var tags []string
@@ -118,14 +161,12 @@ func altSeat(st Seat, l Labels) string {
 		}
 		b.WriteString(strings.Join(cards, ", "))
 		if h.Stake > 0 {
-			if l.Stake != "" {
-				b.WriteString("; " + l.Stake + " " + l.amount(h.Stake))
-			} else {
-				b.WriteString("; " + l.amount(h.Stake))
-			}
+			b.WriteString("; " + plain(l.stakeOf(h.Stake)))
 		}
 		if r := plain(h.Result); r != "" {
 			b.WriteString("; " + r)
+		} else if tot := plain(handTotal(h, l)); tot != "" {
+			b.WriteString("; " + tot)
 		}
 	}
 	return b.String()

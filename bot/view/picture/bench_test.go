@@ -19,8 +19,8 @@ func benchRender(b *testing.B, t Table) {
 }
 
 // BenchmarkRender is the 10-seat settled table, the busiest picture the bot
-// sends: render, quantize and encode. The budget is 15 ms and
-// 100 KB.
+// sends: render, quantize and encode. The budget is 5 ms of CPU
+// and 100 KB.
 func BenchmarkRender(b *testing.B) { benchRender(b, tenSeatsSettled()) }
 
 // BenchmarkRenderPlaying is the 10-seat table mid-round, mostly card backs.

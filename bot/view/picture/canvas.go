@@ -4,113 +4,105 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strconv"
+	"strings"
 	"sync"
+
+	"github.com/pontoon-bot/pontoon/game"
 )
 
-// The picture is one fixed size, so that it lands the same in every embed
-// and its static parts (the rail, the felt, the printed line and wordmark)
-// are drawn once and copied into each render.
-//
-// The layout is written for a 1240 x 790 table and drawn at zoom times that.
-// Discord scales an embed's image down to the embed's width (a few hundred
-// pixels), so what players read there is how large the words are against
-// the whole; zoom sets only the full-size view's sharpness against the cost
-// of every pixel (drawing, quantizing and compressing grow with the area).
+// The picture is 800 pixels wide and as tall as its rows of seats. Discord
+// scales it to the width of the message, about 400 pixels on a phone, so
+// every size here is chosen to read at half size: names at 21 px, labels at
+// 17 px and more, card indices at 24 px. The seats sit in a grid of three
+// columns rather than round an oval: a grid leaves no felt empty in the
+// middle, so every seat is as large as the width allows, which on a
+// phone's narrow picture is what leaves room for large cards. The first row holds the round (its
+// title, phase and whose turn it is), the banker at the head of the table
+// and the bank; the players follow in play order from the banker's left
+// (R3.1), row by row, each row read left to right.
 const (
-	zoom    = 0.8
-	canvasW = 992 // 1240 zoom
-	canvasH = 632 // 790 zoom
-	seatW   = 200 // a seat's box at scale 1, in layout units
-	seatH   = 176
+	canvasW = 800
+	margin  = 30 // from the picture's edge to the seats: the rail and the felt's border
+	cols    = 3
+	gapX    = 10
+	seatW   = (canvasW - 2*margin - (cols-1)*gapX) / cols // 240
+	seatH   = 192
+	rowH    = seatH + 10
 )
 
-// px rounds a layout length down to whole pixels.
-func px(v float32) int { return int(v) }
+// rowsFor is the number of rows n players take, the head row included.
+func rowsFor(n int) int { return 1 + (n+cols-1)/cols }
 
-// box is where one seat is drawn: top-left corner and scale.
+// canvasHeight is the picture's height with rows rows of seats.
+func canvasHeight(rows int) int { return 2*margin + rows*rowH - (rowH - seatH) }
+
+// box is where one seat is drawn: its top-left corner.
 type box struct {
-	x, y, s float32
+	x, y float32
 }
 
-// slots are the nine player places round the table at scale 1, in play
-// order: from the banker's left (the right of the picture, as the banker
-// faces the players) down the right side, along the bottom and up the left
-// (R3.1). Values are the centres of the boxes.
-var slots = [9][2]float32{
-	{1100, 270}, {1100, 455},
-	{1040, 664}, {830, 664}, {620, 664}, {410, 664}, {200, 664},
-	{140, 455}, {140, 270},
+// cell is the box in column col of row row.
+func cell(col, row int) box {
+	return box{x: float32(margin + col*(seatW+gapX)), y: float32(margin + row*rowH)}
 }
 
-// slotsFor picks which of the nine places n players take, spread evenly.
-var slotsFor = [10][]int{
-	0: {},
-	1: {4},
-	2: {3, 5},
-	3: {2, 4, 6},
-	4: {1, 3, 5, 7},
-	5: {1, 2, 4, 6, 7},
-	6: {1, 2, 3, 5, 6, 7},
-	7: {0, 1, 2, 4, 6, 7, 8},
-	8: {0, 1, 2, 3, 5, 6, 7, 8},
-	9: {0, 1, 2, 3, 4, 5, 6, 7, 8},
-}
+// bankerBox is the head of the table: the middle of the first row.
+var bankerBox = cell(1, 0)
 
-// bankerBox is the head of the table.
-var bankerBox = box{x: canvasW/2 - seatW*zoom/2, y: 40 * zoom, s: zoom}
-
-// playerBoxes lays out n players. Up to nine take the fixed places; more
-// (a table configured above ten seats) are shrunk onto the same U: a column
-// on each side and the rest along the bottom.
+// playerBoxes lays out n players in play order, three to a row under the
+// head row; a last row that is not full is centred.
 func playerBoxes(n int) []box {
 	out := make([]box, 0, n)
-	if n <= 9 {
-		for _, i := range slotsFor[n] {
-			c := slots[i]
-			out = append(out, box{x: (c[0] - seatW/2) * zoom, y: (c[1] - seatH/2) * zoom, s: zoom})
+	for i := 0; i < n; i++ {
+		row, col := 1+i/cols, i%cols
+		b := cell(col, row)
+		if left := n - (row-1)*cols; left < cols {
+			b.x += float32((cols-left)*(seatW+gapX)) / 2
 		}
-		return out
-	}
-	side := (n + 3) / 5 // seats in each side column
-	bottom := n - 2*side
-	m := float32(40 * zoom) // margin from the picture's edge
-	s := min(zoom, (canvasW-2*m)/float32(bottom*seatW+(bottom-1)*8), 390*zoom/float32(side*seatH))
-	w, h := seatW*s, seatH*s
-	colY := func(i int) float32 { return 560*zoom - float32(side-i)*h }
-	for i := 0; i < side; i++ { // right column, top to bottom
-		out = append(out, box{x: canvasW - m - w, y: colY(i), s: s})
-	}
-	gap := (canvasW - 2*m - float32(bottom)*w) / float32(max(bottom-1, 1))
-	for i := 0; i < bottom; i++ { // bottom row, right to left
-		out = append(out, box{x: canvasW - m - w - float32(i)*(w+gap), y: canvasH - m - h, s: s})
-	}
-	for i := side - 1; i >= 0; i-- { // left column, bottom to top
-		out = append(out, box{x: m, y: colY(i), s: s})
+		out = append(out, b)
 	}
 	return out
 }
 
+// backdrop is the bare table for one number of rows, drawn once, with the
+// pool of canvases that start from it.
+type backdrop struct {
+	img  *image.Paletted
+	pool sync.Pool // *canvasImage, back to the bare table
+}
+
 var (
-	backgroundOnce sync.Once
-	backgroundP    *image.Paletted // the bare table, drawn in full colour once and quantized
+	backdropsMu sync.Mutex
+	backdrops   = map[int]*backdrop{}
 )
 
-func drawBackground() {
-	img := image.NewRGBA(image.Rect(0, 0, canvasW, canvasH))
+// backdropFor returns the bare table with rows rows, drawing it the first
+// time. Tables have ten seats or so, so there are a handful of heights.
+func backdropFor(rows int) *backdrop {
+	backdropsMu.Lock()
+	defer backdropsMu.Unlock()
+	if bd, ok := backdrops[rows]; ok {
+		return bd
+	}
+	bd := &backdrop{img: drawBackground(canvasHeight(rows))}
+	backdrops[rows] = bd
+	return bd
+}
+
+func drawBackground(h int) *image.Paletted {
+	img := image.NewRGBA(image.Rect(0, 0, canvasW, h))
 	p := &painter{dst: img}
 	p.rect(img.Bounds(), colBackground)
-	W, H := float32(canvasW), float32(canvasH)
-	p.roundRect(6*zoom, 6*zoom, W-12*zoom, H-12*zoom, 180*zoom, colRail)
-	p.ring(10*zoom, 10*zoom, W-20*zoom, H-20*zoom, 176*zoom, 3*zoom, colRailLight)
-	p.roundRect(24*zoom, 24*zoom, W-48*zoom, H-48*zoom, 162*zoom, colFeltDark)
-	p.roundRect(34*zoom, 34*zoom, W-68*zoom, H-68*zoom, 152*zoom, colFelt)
-	p.roundRect(150*zoom, 150*zoom, W-300*zoom, H-300*zoom, 110*zoom, colFeltLight)
-	p.ring(58*zoom, 58*zoom, W-116*zoom, H-116*zoom, 130*zoom, 2, colFeltLine)
-	ts := newTypeset()
-	textCentered(img, ts.face(true, 70*zoom), "PONTOON", canvasW/2, px(455*zoom), colFelt)
+	W, H := float32(canvasW), float32(h)
+	p.roundRect(3, 3, W-6, H-6, 52, colRail)
+	p.ring(6, 6, W-12, H-12, 49, 2, colRailLight)
+	p.roundRect(14, 14, W-28, H-28, 42, colFeltDark)
+	p.roundRect(19, 19, W-38, H-38, 37, colFelt)
 	paletteOnce.Do(buildPalette)
-	backgroundP = image.NewPaletted(img.Bounds(), pal)
-	quantizeRect(backgroundP, img, img.Bounds())
+	out := image.NewPaletted(img.Bounds(), pal)
+	quantizeRect(out, img, img.Bounds())
+	return out
 }
 
 // canvas is one picture being drawn, on the palette only (out): an opaque
@@ -129,22 +121,23 @@ type canvas struct {
 	ts *typeset
 }
 
-// canvasImage is a canvas's pooled picture: 630 KB on the palette.
+// canvasImage is a canvas's pooled picture: about 680 KB on the palette for
+// ten seats.
 type canvasImage struct {
+	bd      *backdrop
 	out     *image.Paletted
 	touched *tiles
 	ts      *typeset // kept too: its faces cost more to make than to keep
 }
 
-var canvases sync.Pool // *canvasImage, back to the bare table
-
-func newCanvas() *canvas {
-	backgroundOnce.Do(drawBackground)
-	ci, _ := canvases.Get().(*canvasImage)
+// newCanvas takes a canvas with rows rows of seats, the bare table on it.
+func newCanvas(rows int) *canvas {
+	bd := backdropFor(rows)
+	ci, _ := bd.pool.Get().(*canvasImage)
 	if ci == nil {
-		out := image.NewPaletted(backgroundP.Rect, backgroundP.Palette)
-		copy(out.Pix, backgroundP.Pix)
-		ci = &canvasImage{out: out, touched: newTiles(out.Rect), ts: newTypeset()}
+		out := image.NewPaletted(bd.img.Rect, bd.img.Palette)
+		copy(out.Pix, bd.img.Pix)
+		ci = &canvasImage{bd: bd, out: out, touched: newTiles(out.Rect), ts: newTypeset()}
 	}
 	if len(ci.ts.faces) > 64 { // sizes of their own, above ten seats: forget them
 		ci.ts = newTypeset()
@@ -157,12 +150,13 @@ func newCanvas() *canvas {
 func (c *canvas) release() {
 	ci := c.canvasImage
 	c.canvasImage = nil
+	bg := ci.bd.img
 	ci.touched.spans(ci.out.Rect, func(r image.Rectangle) {
 		for y := r.Min.Y; y < r.Max.Y; y++ {
-			copy(ci.out.Pix[ci.out.PixOffset(r.Min.X, y):][:r.Dx()], backgroundP.Pix[backgroundP.PixOffset(r.Min.X, y):])
+			copy(ci.out.Pix[ci.out.PixOffset(r.Min.X, y):][:r.Dx()], bg.Pix[bg.PixOffset(r.Min.X, y):])
 		}
 	})
-	canvases.Put(ci)
+	ci.bd.pool.Put(ci)
 }
 
 // blit copies a sprite onto the picture.
@@ -242,47 +236,91 @@ func shape(k shapeKey, draw func(*painter)) *sprite {
 	return shapeCache.put(k, newSprite(img))
 }
 
-// paint draws the table's seats and the bank.
-func (c *canvas) paint(t Table) {
-	var players []Seat
-	var banker *Seat
+// players is the table's seats other than the banker, in play order: from
+// the banker's left (R3.1), the seat after the banker in clockwise order
+// first.
+func players(t Table) (banker *Seat, out []Seat) {
+	bi := -1
 	for i := range t.Seats {
 		if t.Seats[i].Banker && banker == nil {
-			banker = &t.Seats[i]
+			banker, bi = &t.Seats[i], i
 			continue
 		}
-		players = append(players, t.Seats[i])
+		out = append(out, t.Seats[i])
 	}
-	// Play order starts at the banker's left (R3.1): the seat after the
-	// banker in clockwise order comes first.
-	if banker != nil {
-		bi := 0
-		for i := range t.Seats {
-			if &t.Seats[i] == banker {
-				bi = i
-			}
-		}
-		if bi < len(players) {
-			players = append(append([]Seat(nil), players[bi:]...), players[:bi]...)
-		}
+	if bi > 0 && bi < len(out) {
+		out = append(append([]Seat(nil), out[bi:]...), out[:bi]...)
 	}
-	boxes := playerBoxes(len(players))
-	c.centre(t)
+	return banker, out
+}
+
+// paint draws the round, the bank and the seats.
+func (c *canvas) paint(t Table) {
+	banker, ps := players(t)
+	c.head(t, cell(0, 0))
+	c.pots(t, cell(2, 0))
 	if banker != nil {
 		c.seat(*banker, bankerBox, t.Labels)
 	}
-	for i, b := range boxes {
-		c.seat(players[i], b, t.Labels)
+	for i, b := range playerBoxes(len(ps)) {
+		c.seat(ps[i], b, t.Labels)
 	}
 }
 
-// centre draws the title, the bank and the kitty in the middle of the felt.
-func (c *canvas) centre(t Table) {
-	cx := canvasW / 2
-	if t.Labels.Title != "" {
-		f := c.ts.face(true, 24*zoom)
-		c.textCentered(f, fit(f, t.Labels.Title, px(640*zoom)), cx, px(248*zoom), colMuted)
+// head draws the round's title, its phase and whose turn it is, each on up
+// to two lines. The countdown is not drawn: the picture is redrawn only at
+// the deal, the banker's reveal and the settlement, so the message's text
+// carries it (see the package doc).
+func (c *canvas) head(t Table, b box) {
+	l := t.Labels
+	x, y := int(b.x)+8, int(b.y)+18
+	w := seatW - 16
+	// Each line first shrinks (down to 17 px) to stay on one line, then
+	// wraps: "round 3" is better smaller than cut in two.
+	line := func(s string, bold bool, size float64, col color.RGBA) {
+		if s == "" {
+			return
+		}
+		f, _ := c.ts.shrink(bold, s, w, size, 17)
+		if width(f, s) > w {
+			f = c.ts.face(bold, size)
+		}
+		size = float64(f.key.size)
+		for _, ln := range wrap(f, s, w, 2) {
+			c.text(f, ln, x, y, col)
+			y += int(size * 1.25)
+		}
+		y += 8
 	}
+	line(l.Title, true, 21, colText)
+	line(l.Phase, true, 19, colMuted)
+	if turn := turnName(c.ts, t); turn != "" && l.ToAct != nil {
+		line(l.ToAct(turn), true, 20, colGold)
+	}
+}
+
+// turnName names the seats whose turn it is, as their plates show them
+// ("" when it is no one's). While stakes are placed it is everyone's who
+// has not staked, so there may be several.
+func turnName(ts *typeset, t Table) string {
+	var names []string
+	for _, st := range t.Seats {
+		if st.Turn {
+			names = append(names, shortName(ts, st))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// shortName is the seat's name as the picture draws it: cleaned (see
+// cleanName) and cut to what the plate holds at most.
+func shortName(ts *typeset, st Seat) string {
+	return fit(ts.face(true, 21), ts.cleanName(st.Name, st.Fallback), seatW-24)
+}
+
+// pots draws the bank and the kitty, each a chip stack with its label and
+// amount.
+func (c *canvas) pots(t Table, b box) {
 	type pot struct {
 		label  string
 		amount string
@@ -292,19 +330,17 @@ func (c *canvas) centre(t Table) {
 	if t.ShowKitty {
 		pots = append(pots, pot{t.Labels.Kitty, t.Labels.amount(t.Kitty), [2]colorPair{{colChipBlue, colCard}, {colChipBlue, colCard}}})
 	}
-	lf := c.ts.face(false, 21*zoom)
-	const potW = 290 * zoom
-	x0 := float32(cx) - float32(len(pots))*potW/2
+	lf := c.ts.face(false, 19)
+	tx := int(b.x) + 64
+	textMax := seatW - 70
 	for i, pt := range pots {
-		x := x0 + float32(i)*potW
-		c.chipStack(x+36*zoom, 330*zoom, 20*zoom, pt.chip)
-		tx := int(x + 70*zoom)
-		textMax := int(potW - 80*zoom)
+		y := b.y + 20 + float32(i)*86
+		c.chipStack(b.x+32, y+32, 21, pt.chip)
 		if pt.label != "" {
-			c.text(lf, fit(lf, pt.label, textMax), tx, px(310*zoom), colMuted)
+			c.text(lf, fit(lf, pt.label, textMax), tx, int(y+12), colMuted)
 		}
-		af, amount := c.ts.shrink(true, pt.amount, textMax, 34*zoom, 15)
-		c.text(af, amount, tx, px(340*zoom), colText)
+		af, amount := c.ts.shrink(true, pt.amount, textMax, 32, 15)
+		c.text(af, amount, tx, int(y+44), colText)
 	}
 }
 
@@ -360,26 +396,26 @@ func drawChip(p *painter, cx, cy, r float32, col colorPair) {
 	p.circle(cx, cy, r*0.42, col[0])
 }
 
-// seat draws one member: the name plate, the betting box, the hands with
-// their stakes and, at settlement, each hand's result.
+// seat draws one member: the name plate, the box with the hands and,
+// under each hand, its stake and then its total or, at settlement, its
+// result.
 func (c *canvas) seat(st Seat, b box, l Labels) {
-	s := b.s
-	w, h := seatW*s, seatH*s
+	w, h := float32(seatW), float32(seatH)
 	line := colFeltLine
 	if st.Turn {
 		line = colGold
 	}
-	c.frame(b.x, b.y+38*s, w, h-38*s, 14*s, max(2*s, 1), line)
+	c.frame(b.x, b.y+38, w, h-38, 12, 2, line)
 	if st.Turn {
-		c.pill(b.x+3*s, b.y-3*s, w-6*s, 40*s, colGold)
+		c.pill(b.x+1, b.y-3, w-2, 40, colGold)
 	}
-	c.pill(b.x+6*s, b.y, w-12*s, 34*s, colPlate)
+	c.pill(b.x+4, b.y, w-8, 34, colPlate)
 
 	// The plate: the name, then the badges that fit after it. The name
 	// comes first: a badge that would leave it under 90 px is left out
-	// (the gold frame still shows the turn, the head of the table the
-	// banker).
-	nf, bf := c.ts.face(true, float64(22*s)), c.ts.face(true, float64(14*s))
+	// (the gold frame and the head of the picture still say whose turn it
+	// is; the head row holds the banker).
+	nf, bf := c.ts.face(true, 21), c.ts.face(true, 16)
 	type badge struct {
 		label string
 		fill  color.RGBA
@@ -392,72 +428,68 @@ func (c *canvas) seat(st Seat, b box, l Labels) {
 	if st.Turn && l.Turn != "" {
 		badges = append(badges, badge{label: l.Turn, fill: colText})
 	}
-	nx := int(b.x + 17*s)
+	nx := int(b.x + 14)
 	name := c.ts.cleanName(st.Name, st.Fallback)
-	need := min(width(nf, name), int(90*s))
+	need := min(width(nf, name), 90)
 	for {
-		right := b.x + w - 12*s
+		right := b.x + w - 10
 		for i := range badges {
-			badges[i].label = fit(bf, badges[i].label, int(70*s))
-			badges[i].w = float32(width(bf, badges[i].label)) + 14*s
-			right -= badges[i].w + 5*s
+			badges[i].label = fit(bf, badges[i].label, 100)
+			badges[i].w = float32(width(bf, badges[i].label)) + 14
+			right -= badges[i].w + 5
 		}
 		if len(badges) == 0 || int(right)-nx >= need {
 			break
 		}
 		badges = badges[:len(badges)-1]
 	}
-	mid := int(b.y + 17*s)
-	right := b.x + w - 12*s
+	mid := int(b.y + 17)
+	right := b.x + w - 10
 	for i := len(badges) - 1; i >= 0; i-- {
 		bx := right - badges[i].w
-		c.pill(bx, b.y+6*s, badges[i].w, 22*s, badges[i].fill)
-		c.text(bf, badges[i].label, int(bx+7*s), mid, colBlack)
-		right = bx - 5*s
+		c.pill(bx, b.y+5, badges[i].w, 24, badges[i].fill)
+		c.text(bf, badges[i].label, int(bx+7), mid, colBlack)
+		right = bx - 5
 	}
 	c.text(nf, fit(nf, name, int(right)-nx), nx, mid, colText)
 
 	c.hands(st, b, l)
 }
 
-// hands draws a seat's hands side by side in its box, the cards overlapped
-// as they lie on a table, shrunk when a split seat holds several.
+// Card sizes: a card is cardW wide, and in a fanned hand each card under
+// another shows a strip of cardStep of its width, where its rank and suit
+// are (see drawIndex). A seat too narrow for its hands first shrinks the
+// strips to minStep, then the cards, down to minCardW.
+const (
+	cardW    = 62
+	cardStep = 26
+	minStep  = 23
+	minCardW = 30
+)
+
+// hands draws a seat's hands side by side in its box, each with its stake
+// and its total or result under it.
 func (c *canvas) hands(st Seat, b box, l Labels) {
 	k := len(st.Hands)
 	if k == 0 {
 		return
 	}
-	s := b.s
 	const gap = 10
-	avail := (seatW - 16 - float32(k-1)*gap) * s
-	hw := avail / float32(k)
-	// Card size: 70 px wide at scale 1, overlapped by 28 px steps; smaller
-	// when the longest hand would not fit its share of the box.
+	hw := (float32(seatW) - 16 - float32(k-1)*gap) / float32(k)
 	most := 1
 	for _, h := range st.Hands {
 		most = max(most, len(h.Cards))
 	}
-	// A hand that does not fit its share first overlaps more (down to 16 px
-	// steps, the corner index still in view), then shrinks.
-	step := float32(28)
-	if most > 1 && 70+float32(most-1)*step > hw/s {
-		step = max(16, (hw/s-70)/float32(most-1))
-	}
-	cs := min(float32(1), hw/((70+float32(most-1)*step)*s))
-	// No card narrower than 14 px, however many: past that a seat's hands
-	// run over its box rather than turn into specks.
-	cw := max(int(70*s*cs), 14)
-	step *= s * cs
+	cw, step := handCards(most, hw)
 	ch := cardHeight(cw)
-	top := b.y + 46*s
-	rsize := float64(max(17*s*min(1, cs*1.3), 11))
+	top := b.y + 46
 	for i, h := range st.Hands {
-		x0 := b.x + 8*s + float32(i)*(hw+gap*s)
+		x0 := b.x + 8 + float32(i)*(hw+gap)
 		n := len(h.Cards)
 		span := float32(cw) + float32(max(n-1, 0))*step
-		left := x0 + (hw-span)/2
+		left := x0 + max(0, (hw-span)/2)
 		if h.Turn && st.Turn && k > 1 {
-			c.roundRect(left-4*s, top-4*s, span+8*s, float32(ch)+8*s, 8*s, colGold)
+			c.roundRect(left-4, top-4, span+8, float32(ch)+8, 8, colGold)
 		}
 		for j, hc := range h.Cards {
 			kind := cardFace
@@ -471,29 +503,80 @@ func (c *canvas) hands(st Seat, b box, l Labels) {
 		}
 		cx := int(x0 + hw/2)
 		if h.Stake > 0 {
-			c.stake(l.amount(h.Stake), cx, int(b.y+161*s), int(hw), s)
+			c.stake(l.stakeOf(h.Stake), cx, int(top)+ch+15, int(hw))
 		}
-		if h.Result != "" {
-			c.badge(rsize, h.Result, h.Tone, cx, top+float32(ch)-24*s, hw+6*s, s)
+		note, tone := h.Result, h.Tone
+		if note == "" {
+			note, tone = handTotal(h, l), Neutral
+		}
+		if note != "" {
+			y := b.y + seatH - 33
+			if h.Stake <= 0 {
+				y = top + float32(ch) + 4 // the banker's hand has no stake line: the badge moves up to the cards
+			}
+			c.badge(note, tone, cx, y, hw)
 		}
 	}
 }
 
-// stake draws a chip and the stake's amount under a hand.
-func (c *canvas) stake(amount string, cx, y, maxW int, s float32) {
-	f, label := c.ts.shrink(true, amount, maxW-int(26*s), float64(19*s), 10)
-	tw := width(f, label)
-	r := 9 * s
-	total := int(2*r+6*s) + tw
-	x := cx - total/2
-	c.chip(float32(x)+r, float32(y), r, colorPair{colChipRed, colCard})
-	c.text(f, label, x+int(2*r+6*s), y, colText)
+// handCards sizes the cards of a hand of n cards in hw pixels: the card's
+// width and the step from one card to the next.
+func handCards(n int, hw float32) (int, float32) {
+	if n <= 1 {
+		return min(cardW, max(int(hw), minCardW)), cardStep
+	}
+	step := float32(cardStep)
+	if cardW+float32(n-1)*step > hw {
+		step = max(minStep, (hw-cardW)/float32(n-1))
+	}
+	s := min(1, hw/(cardW+float32(n-1)*step))
+	cw := max(int(cardW*s), minCardW)
+	return cw, step * float32(cw) / cardW
 }
 
-// badge draws a result across the foot of a hand, in a smaller size (down
-// to 11 px) before it cuts the words.
-func (c *canvas) badge(size float64, s string, tone Tone, cx int, y, maxW, sc float32) {
-	f, label := c.ts.shrink(true, s, int(maxW-14*sc), size, 11)
+// handTotal is the total of a hand's cards that the table sees, labelled:
+// every card's total when all are in view (to the table, or to their owner
+// in a private panel), the up-cards' total while some are face down, ""
+// when none is in view.
+func handTotal(h Hand, l Labels) string {
+	var seen []game.Card
+	for _, hc := range h.Cards {
+		if (hc.FaceUp || h.Own) && validCard(hc.Card) {
+			seen = append(seen, hc.Card)
+		}
+	}
+	if len(seen) == 0 {
+		return ""
+	}
+	best, _ := game.Totals(seen)
+	total := strconv.Itoa(best)
+	if len(seen) == len(h.Cards) {
+		if l.Total != nil {
+			return l.Total(total)
+		}
+		return total
+	}
+	if l.Showing != nil {
+		return l.Showing(total)
+	}
+	return total
+}
+
+// stake draws a chip and the labelled stake under a hand.
+func (c *canvas) stake(label string, cx, y, maxW int) {
+	const r = 9
+	f, label := c.ts.shrink(true, label, maxW-2*r-6, 18, 12)
+	tw := width(f, label)
+	total := 2*r + 6 + tw
+	x := cx - total/2
+	c.chip(float32(x+r), float32(y), r, colorPair{colChipRed, colCard})
+	c.text(f, label, x+2*r+6, y, colText)
+}
+
+// badge draws a hand's total or result under its stake, in a smaller size
+// (down to 12 px) before it cuts the words.
+func (c *canvas) badge(s string, tone Tone, cx int, y, maxW float32) {
+	f, label := c.ts.shrink(true, s, int(maxW-14), 18, 12)
 	fill := colNeutral
 	switch tone {
 	case Win:
@@ -503,9 +586,8 @@ func (c *canvas) badge(size float64, s string, tone Tone, cx int, y, maxW, sc fl
 	case Push:
 		fill = colPush
 	}
-	bw := float32(width(f, label)) + 14*sc
-	h := 26 * sc
-	c.pill(float32(cx)-bw/2, y, bw, h, colPlate)
-	c.pill(float32(cx)-bw/2+2*sc, y+2*sc, bw-4*sc, h-4*sc, fill)
+	bw := float32(width(f, label)) + 14
+	const h = 26
+	c.pill(float32(cx)-bw/2, y, bw, h, fill)
 	c.textCentered(f, label, cx, int(y+h/2), colText)
 }

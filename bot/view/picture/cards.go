@@ -3,7 +3,6 @@ package picture
 import (
 	"image"
 	"image/color"
-	"image/draw"
 
 	"github.com/pontoon-bot/pontoon/game"
 )
@@ -45,21 +44,6 @@ func cardSprite(c game.Card, w int, kind uint8) *sprite {
 	return cardCache.put(key, newSprite(drawCard(c, w, kind)))
 }
 
-// pipRows places the pips of the cards 2 to 10: columns 0 (left), 1
-// (middle) and 2 (right), rows from 0 (top) to 1 (bottom), as printed on
-// standard Anglo-American cards.
-var pipRows = map[game.Rank][][2]float32{
-	2:  {{1, 0}, {1, 1}},
-	3:  {{1, 0}, {1, 0.5}, {1, 1}},
-	4:  {{0, 0}, {2, 0}, {0, 1}, {2, 1}},
-	5:  {{0, 0}, {2, 0}, {1, 0.5}, {0, 1}, {2, 1}},
-	6:  {{0, 0}, {2, 0}, {0, 0.5}, {2, 0.5}, {0, 1}, {2, 1}},
-	7:  {{0, 0}, {2, 0}, {1, 0.25}, {0, 0.5}, {2, 0.5}, {0, 1}, {2, 1}},
-	8:  {{0, 0}, {2, 0}, {1, 0.25}, {0, 0.5}, {2, 0.5}, {1, 0.75}, {0, 1}, {2, 1}},
-	9:  {{0, 0}, {2, 0}, {0, 1.0 / 3}, {2, 1.0 / 3}, {1, 0.5}, {0, 2.0 / 3}, {2, 2.0 / 3}, {0, 1}, {2, 1}},
-	10: {{0, 0}, {2, 0}, {1, 1.0 / 6}, {0, 1.0 / 3}, {2, 1.0 / 3}, {0, 2.0 / 3}, {2, 2.0 / 3}, {1, 5.0 / 6}, {0, 1}, {2, 1}},
-}
-
 func validCard(c game.Card) bool {
 	return c.Rank >= game.Ace && c.Rank <= game.King && c.Suit <= game.Clubs
 }
@@ -99,26 +83,22 @@ func drawCard(c game.Card, w int, kind uint8) *image.RGBA {
 	}
 	col := suitColor(c.Suit)
 	drawIndex(p, c, w, h, col)
-	// The centre: pips for 2-10, one large pip for an Ace, a framed court
-	// panel for J, Q and K.
+	// The rest of the face, right of and below the index: one large suit,
+	// on a framed panel for J, Q and K. Pips would be too small to count
+	// at the size a phone shows the picture; the index says the rank.
 	switch {
-	case c.Rank == game.Ace:
-		s := fw * 0.42
-		if c.Suit == game.Spades {
-			s = fw * 0.5 // the Ace of Spades is printed large
-		}
-		drawSuit(p, c.Suit, (fw-s)/2, (fh-s*1.1)/2, s, s*1.1, false, col)
 	case c.Rank >= game.Jack:
-		drawCourt(p, c, w, h, col)
+		x, y, pw, ph := fw*0.44, fh*0.4, fw*0.48, fh*0.53
+		p.roundRect(x, y, pw, ph, fw*0.05, col)
+		p.roundRect(x+1.5, y+1.5, pw-3, ph-3, fw*0.04, colCourt)
+		s := pw * 0.62
+		drawSuit(p, c.Suit, x+(pw-s)/2, y+(ph-s*1.1)/2, s, s*1.1, false, col)
 	default:
-		ps := fw * 0.19
-		left, right := fw*0.31, fw*0.69
-		top, bottom := fh*0.2, fh*0.8
-		for _, pos := range pipRows[c.Rank] {
-			cx := left + (right-left)*pos[0]/2
-			cy := top + (bottom-top)*pos[1]
-			drawSuit(p, c.Suit, cx-ps/2, cy-ps*0.55, ps, ps*1.1, pos[1] > 0.5, col)
+		s := fw * 0.46
+		if c.Rank == game.Ace {
+			s = fw * 0.52 // an Ace's one pip is printed large
 		}
+		drawSuit(p, c.Suit, fw*0.9-s, fh*0.92-s*1.1, s, s*1.1, false, col)
 	}
 	if kind == cardOwn {
 		// A folded corner in the back's colour: this card is face down on
@@ -136,69 +116,27 @@ func drawCard(c game.Card, w int, kind uint8) *image.RGBA {
 	return img
 }
 
-// drawIndex draws the rank and a small suit in the top-left corner and the
-// same, upside down, in the bottom-right one.
+// drawIndex draws the rank, large, and the suit under it in the card's
+// top-left corner, inside the strip that a fanned hand leaves in view of
+// each card (cardStep of cardW), so every card of a hand reads at a
+// phone's size.
 func drawIndex(p *painter, c game.Card, w, h int, col color.RGBA) {
 	ts := newTypeset()
-	size := float64(h) * 0.21
-	f := ts.face(true, size)
+	strip := w * cardStep / cardW
+	iw := strip - 3
 	idx := rankIndex(c.Rank)
-	iw := max(width(f, idx), int(float32(w)*0.16)) + 2
-	ih := int(float64(h) * 0.36)
-	corner := image.NewRGBA(image.Rect(0, 0, iw, ih))
-	cx := iw / 2
-	textCentered(corner, f, idx, cx, int(float64(h)*0.1), col)
-	sp := &painter{dst: corner}
-	ss := float32(w) * 0.16
-	drawSuit(sp, c.Suit, float32(cx)-ss/2, float32(h)*0.19, ss, ss*1.1, false, col)
-
-	x0 := int(float32(w)*0.05) - 1
-	if c.Rank == game.Ten {
-		x0 = 1 // "10" is wide: keep it clear of the pips
+	size := float64(w) * 0.4
+	f := ts.face(true, size)
+	for width(f, idx) > iw && size > 8 {
+		size--
+		f = ts.face(true, size)
 	}
-	y0 := int(float32(h) * 0.03)
-	draw.Draw(p.dst, corner.Bounds().Add(image.Pt(x0, y0)), corner, image.Point{}, draw.Over)
-	// The bottom-right index is the top-left one turned half a circle.
-	turned := image.NewRGBA(corner.Bounds())
-	for y := 0; y < ih; y++ {
-		for x := 0; x < iw; x++ {
-			si := corner.PixOffset(iw-1-x, ih-1-y)
-			copy(turned.Pix[turned.PixOffset(x, y):][:4], corner.Pix[si:si+4])
-		}
-	}
-	at := image.Pt(w-x0-iw, h-y0-ih)
-	draw.Draw(p.dst, turned.Bounds().Add(at), turned, image.Point{}, draw.Over)
-}
-
-// drawCourt draws a court card's panel: a framed picture area with the
-// rank's letter and its suit, mirrored top and bottom as court cards are.
-func drawCourt(p *painter, c game.Card, w, h int, col color.RGBA) {
-	fw, fh := float32(w), float32(h)
-	x, y, pw, ph := fw*0.22, fh*0.13, fw*0.56, fh*0.74
-	p.roundRect(x, y, pw, ph, fw*0.04, col)
-	p.roundRect(x+1.5, y+1.5, pw-3, ph-3, fw*0.03, colCourt)
-	// A band across the middle, as the two halves of a court are divided.
-	p.rect(image.Rect(int(x+2), int(y+ph/2), int(x+pw-2), int(y+ph/2)+max(1, w/40)), col)
-	ts := newTypeset()
-	f := ts.face(true, float64(h)*0.24)
-	letter := rankIndex(c.Rank)
-	half := image.NewRGBA(image.Rect(0, 0, int(pw), int(ph/2)))
-	hw, hh := half.Bounds().Dx(), half.Bounds().Dy()
-	textCentered(half, f, letter, hw/2, int(float32(hh)*0.38), col)
-	sp := &painter{dst: half}
-	ss := fw * 0.15
-	drawSuit(sp, c.Suit, float32(hw)/2-ss/2, float32(hh)*0.68, ss, ss*1.1, false, col)
-	top := image.Pt(int(x), int(y))
-	draw.Draw(p.dst, half.Bounds().Add(top), half, image.Point{}, draw.Over)
-	turned := image.NewRGBA(half.Bounds())
-	for yy := 0; yy < hh; yy++ {
-		for xx := 0; xx < hw; xx++ {
-			si := half.PixOffset(hw-1-xx, hh-1-yy)
-			copy(turned.Pix[turned.PixOffset(xx, yy):][:4], half.Pix[si:si+4])
-		}
-	}
-	bottom := image.Pt(int(x+pw)-hw, int(y+ph)-hh)
-	draw.Draw(p.dst, turned.Bounds().Add(bottom), turned, image.Point{}, draw.Over)
+	cx := 2 + iw/2
+	capTop := int(float32(h) * 0.05)
+	capH := ts.face(true, float64(w)*0.4).capHeight // "10" shrinks, but its suit stays where the others' are
+	textCentered(p.dst, f, idx, cx, capTop+capH/2+1, col)
+	ss := float32(w) * 0.27
+	drawSuit(p, c.Suit, float32(cx)-ss/2, float32(capTop+capH)+float32(h)*0.05, ss, ss*1.1, false, col)
 }
 
 // drawBack draws the back: a white margin round a blue field crossed by a

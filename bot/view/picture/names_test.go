@@ -2,7 +2,6 @@ package picture
 
 import (
 	"image"
-	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -59,7 +58,7 @@ func TestSizeBudget(t *testing.T) {
 		require.NoError(t, err)
 		assert.LessOrEqual(t, len(pic.PNG), 100<<10)
 		assert.Equal(t, canvasW, pic.Width)
-		assert.Equal(t, canvasH, pic.Height)
+		assert.Equal(t, canvasHeight(rowsFor(9)), pic.Height)
 	}
 }
 
@@ -116,57 +115,48 @@ func TestAnyTable(t *testing.T) {
 		}
 		// The drawing and the alt text; the PNG is image/png's.
 		img := renderImage(tb)
-		require.Equal(rt, image.Rect(0, 0, canvasW, canvasH), img.Bounds())
+		_, ps := players(tb)
+		require.Equal(rt, image.Rect(0, 0, canvasW, canvasHeight(rowsFor(len(ps)))), img.Bounds())
 		require.LessOrEqual(rt, utf8.RuneCountInString(altText(tb)), MaxAltText)
 	})
 }
 
 // TestAltText: the alt text reads the table in the picture's order: the
-// bank, the banker, then the players from the banker's left, each card face
-// up by its index and suit, face down by the FaceDown label.
+// round, its phase and whose turn it is, the bank, the banker, then the
+// players from the banker's left, each card face up by its index and suit,
+// face down by the FaceDown label, each stake labelled, then the hand's
+// total of the cards in view or its result.
 func TestAltText(t *testing.T) {
 	tb := bankerReveal()
 	alt := altText(tb)
-	assert.Equal(t, "Pontoon · round 12. Bank: 980. Tomás (Banker, To play): Q♠, 6♦. "+
-		"Kofi: face down, 7♣, 8♥; stake 20. Mei: face down, Q♦, 5♠; stake 10; Bust. "+
-		"Priya: face down, face down; stake 30.", alt)
+	assert.Equal(t, "Pontoon · round 12. Banker's turn; Tomás to act. Bank: 980. Tomás (Banker, To act): Q♠, 6♦; Total 16. "+
+		"Kofi: face down, 7♣, 8♥; Stake 20; Showing 15. Mei: face down, Q♦, 5♠; Stake 10; Bust. "+
+		"Priya: face down, face down; Stake 30.", alt)
 	own := privatePanel()
-	assert.Contains(t, altText(own), "Priya (To play): 5♥, 9♣; stake 30", "the owner's own cards are named")
+	assert.Contains(t, altText(own), "Priya (To act): 5♥, 9♣; Stake 30; Total 14", "the owner's own cards are named and totalled")
 }
 
-// TestLayout: for any number of players the seats lie inside the picture,
-// apart from each other, from the banker's head and from the bank in the
-// middle, and the order runs clockwise from the banker's left (R3.1): down
-// the right side, right to left along the bottom, up the left side.
+// TestLayout: for any number of players the seats lie inside the felt,
+// apart from each other and from the head row (the round, the banker and
+// the bank), and follow play order (R3.1) row by row, left to right.
 func TestLayout(t *testing.T) {
 	rect := func(b box) image.Rectangle {
-		return image.Rect(int(b.x), int(b.y), int(b.x+seatW*b.s), int(b.y+seatH*b.s))
+		return image.Rect(int(b.x), int(b.y), int(b.x)+seatW, int(b.y)+seatH)
 	}
-	head := rect(bankerBox)
-	middle := image.Rect(int(300*zoom), int(290*zoom), canvasW-int(300*zoom), int(360*zoom)) // the bank and kitty figures
+	head := image.Rect(0, 0, canvasW, int(bankerBox.y)+seatH)
 	for n := 0; n <= 16; n++ {
 		boxes := playerBoxes(n)
 		require.Len(t, boxes, n)
+		felt := image.Rect(margin, margin, canvasW-margin, canvasHeight(rowsFor(n))-margin)
 		for i, b := range boxes {
 			r := rect(b)
-			assert.True(t, r.In(image.Rect(0, 0, canvasW, canvasH)), "n=%d seat %d %v leaves the picture", n, i, r)
-			assert.False(t, r.Overlaps(head), "n=%d seat %d %v overlaps the banker", n, i, r)
-			assert.False(t, r.Overlaps(middle), "n=%d seat %d %v overlaps the bank", n, i, r)
+			assert.True(t, r.In(felt), "n=%d seat %d %v leaves the felt %v", n, i, r, felt)
+			assert.False(t, r.Overlaps(head), "n=%d seat %d %v overlaps the head row", n, i, r)
 			for j := 0; j < i; j++ {
 				assert.False(t, r.Overlaps(rect(boxes[j])), "n=%d seats %d and %d overlap", n, j, i)
+				p := boxes[j]
+				assert.True(t, p.y < b.y || (p.y == b.y && p.x < b.x), "n=%d seat %d is out of play order", n, i)
 			}
-		}
-		// Clockwise: the angle round the table's centre, measured from the
-		// banker's left, only grows.
-		last := -1.0
-		for i, b := range boxes {
-			cx, cy := float64(b.x+seatW*b.s/2)-canvasW/2, float64(b.y+seatH*b.s/2)-canvasH/2
-			a := math.Atan2(cy, cx) // 0 at the right, pi/2 at the bottom
-			if a < -math.Pi/2 {
-				a += 2 * math.Pi // the upper left comes last
-			}
-			assert.Greater(t, a, last, "n=%d seat %d is out of clockwise order", n, i)
-			last = a
 		}
 	}
 }

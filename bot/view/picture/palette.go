@@ -9,7 +9,7 @@ import (
 
 // The picture is an 8-bit paletted PNG: a 10-seat table is about a third of
 // the size of the RGBA one and encodes several times faster, which is how it
-// stays under 100 KB and 15 ms. The palette is fixed, not computed per
+// stays under 100 KB and 5 ms. The palette is fixed, not computed per
 // picture: it holds every colour the drawing uses plus ramps between the
 // pairs that meet at anti-aliased edges, and a 15-bit lookup table maps any
 // colour to its nearest entry in one step. Sprites are drawn in full colour

@@ -80,15 +80,24 @@ const (
 	Push                // grey: nothing changed hands
 )
 
-// Labels are the picture's words, translated by the caller. Empty labels are
-// left out.
+// Labels are the picture's words, translated by the caller. Empty labels
+// (and nil functions) are left out.
 type Labels struct {
 	Title  string // over the table, e.g. "Shoot Pontoon · round 12"
+	Phase  string // under the title: the round's phase, e.g. "Players' turns"
 	Banker string // the badge on the banker's seat
 	Bank   string // before the bank's chips
 	Kitty  string // before the kitty
-	Stake  string // alt text: before a hand's stake
 	Turn   string // the badge on the seat whose turn it is
+	// ToAct says whose turn it is under the phase ("Bob to act").
+	ToAct func(name string) string
+	// Stake labels a hand's stake ("Stake 20"), given the amount written
+	// by Amount; nil draws the amount alone.
+	Stake func(amount string) string
+	// Showing labels the total of a hand's face-up cards while some are
+	// face down ("Showing 14"); Total the total of a hand whose cards are
+	// all in view ("Total 21").
+	Showing, Total func(total string) string
 	// FaceDown stands for each face-down card in the alt text.
 	FaceDown string
 	// Hand names a split hand in the alt text ("hand" gives "hand 2").
@@ -104,6 +113,13 @@ func (l Labels) amount(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
+func (l Labels) stakeOf(n int64) string {
+	if l.Stake != nil {
+		return l.Stake(l.amount(n))
+	}
+	return l.amount(n)
+}
+
 // Picture is a rendered table: the PNG to upload and its alt text, which goes
 // in the attachment's description.
 type Picture struct {
@@ -116,6 +132,7 @@ type Picture struct {
 // Render draws the table. It is safe for concurrent use.
 func Render(t Table) (Picture, error) {
 	c := render(t)
+	h := c.out.Rect.Dy()
 	buf := pngBuffers.Get().(*bytes.Buffer)
 	defer pngBuffers.Put(buf)
 	buf.Reset()
@@ -124,7 +141,7 @@ func Render(t Table) (Picture, error) {
 	if err != nil {
 		return Picture{}, err
 	}
-	return Picture{PNG: slices.Clone(buf.Bytes()), Alt: altText(t), Width: canvasW, Height: canvasH}, nil
+	return Picture{PNG: slices.Clone(buf.Bytes()), Alt: altText(t), Width: canvasW, Height: h}, nil
 }
 
 // pngEncoder writes the pictures. BestSpeed: the picture is flat colours on one
@@ -148,7 +165,8 @@ func (e *encoderBuffers) Put(b *png.EncoderBuffer) { e.p.Put(b) }
 
 // render draws the table on a canvas, which the caller releases.
 func render(t Table) *canvas {
-	c := newCanvas()
+	_, ps := players(t)
+	c := newCanvas(rowsFor(len(ps)))
 	c.paint(t)
 	return c
 }
@@ -158,7 +176,7 @@ func render(t Table) *canvas {
 func renderImage(t Table) *image.Paletted {
 	c := render(t)
 	img := image.NewPaletted(c.out.Rect, c.out.Palette)
-	for y := 0; y < canvasH; y++ {
+	for y := 0; y < c.out.Rect.Dy(); y++ {
 		copy(img.Pix[img.PixOffset(0, y):][:canvasW], c.out.Pix[c.out.PixOffset(0, y):])
 	}
 	c.release()

@@ -36,8 +36,12 @@ func grouped(n int64) string {
 }
 
 var english = Labels{
-	Title: "Pontoon · round 12", Banker: "Banker", Bank: "Bank", Kitty: "Kitty", Stake: "stake",
-	Turn: "To play", FaceDown: "face down", Hand: "hand", Amount: grouped,
+	Title: "Pontoon · round 12", Phase: "Players' turns", Banker: "Banker", Bank: "Bank", Kitty: "Kitty",
+	Turn: "To act", ToAct: func(n string) string { return n + " to act" },
+	Stake:    func(a string) string { return "Stake " + a },
+	Showing:  func(t string) string { return "Showing " + t },
+	Total:    func(t string) string { return "Total " + t },
+	FaceDown: "face down", Hand: "hand", Amount: grouped,
 }
 
 // tenSeatsPlaying is a 10-seat table mid-round: the banker's cards face
@@ -65,6 +69,7 @@ func tenSeatsPlaying() Table {
 func tenSeatsSettled() Table {
 	l := english
 	l.Title = "Shoot Pontoon · round 12"
+	l.Phase = "Round settled"
 	return Table{
 		Bank: 4185, Kitty: 320, ShowKitty: true, Labels: l,
 		Seats: []Seat{
@@ -85,8 +90,10 @@ func tenSeatsSettled() Table {
 // bankerReveal is a four-seat table at the banker's turn: the banker's
 // cards turned up (R5.1), the players' hidden cards still down.
 func bankerReveal() Table {
+	l := english
+	l.Phase = "Banker's turn"
 	return Table{
-		Bank: 980, Labels: english,
+		Bank: 980, Labels: l,
 		Seats: []Seat{
 			{Name: "Priya", Hands: []Hand{{Cards: cards("5H 9C", false, false), Stake: 30}}},
 			{Name: "Tomás", Banker: true, Turn: true, Hands: []Hand{{Cards: cards("QS 6D")}}},
@@ -104,6 +111,7 @@ func privatePanel() Table {
 	t.Seats[0].Turn = true
 	t.Seats[1].Turn = false
 	t.Seats[1].Hands[0].Cards = cards("QS 6D", false, false)
+	t.Labels.Phase = "Players' turns"
 	return t
 }
 
@@ -127,8 +135,8 @@ func scripts() Table {
 	}
 }
 
-// twelveSeats is a table configured above ten seats: the players shrink
-// onto the same U.
+// twelveSeats is a table above the bot's ten seats: the players take a
+// fourth row.
 func twelveSeats() Table {
 	t := tenSeatsSettled()
 	t.Seats = append(t.Seats,

@@ -52,8 +52,9 @@ func TestCanvasReleased(t *testing.T) {
 		c := render(sc.table())
 		ci := c.canvasImage
 		c.release()
-		for y := 0; y < canvasH; y++ {
-			require.Equal(t, backgroundP.Pix[backgroundP.PixOffset(0, y):][:canvasW], ci.out.Pix[ci.out.PixOffset(0, y):][:canvasW], "%s row %d", sc.name, y)
+		bg := ci.bd.img
+		for y := 0; y < bg.Rect.Dy(); y++ {
+			require.Equal(t, bg.Pix[bg.PixOffset(0, y):][:canvasW], ci.out.Pix[ci.out.PixOffset(0, y):][:canvasW], "%s row %d", sc.name, y)
 		}
 	}
 }

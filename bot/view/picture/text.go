@@ -271,15 +271,17 @@ func (ts *typeset) replaceMissing(s string) string {
 // ellipsis ends a truncated text. The Go fonts have it.
 const ellipsis = "…"
 
-// fit shortens s with an ellipsis until it is at most max pixels wide.
+// fit shortens s with an ellipsis until it is at most max pixels wide,
+// measured with the face. It cuts only between graphemes (see
+// graphemeCuts), so an accent is never parted from its letter.
 func fit(f *face, s string, max int) string {
 	limit := fixed.I(max)
 	if f.measure(s) <= limit {
 		return s
 	}
-	rs := []rune(s)
-	for n := len(rs) - 1; n > 0; n-- {
-		t := strings.TrimRightFunc(string(rs[:n]), unicode.IsSpace)
+	cuts := graphemeCuts(s)
+	for i := len(cuts) - 1; i >= 0; i-- {
+		t := strings.TrimRightFunc(s[:cuts[i]], unicode.IsSpace)
 		if t == "" {
 			break
 		}
@@ -291,6 +293,48 @@ func fit(f *face, s string, max int) string {
 		return ellipsis
 	}
 	return ""
+}
+
+// graphemeCuts lists the byte offsets inside s where a text may be cut:
+// before each rune that starts a grapheme. A combining mark, a variation
+// selector or a zero-width joiner belongs to the rune before it, and the
+// rune after a joiner belongs to the joiner. It is the part of Unicode's
+// grapheme rules that the names the picture draws need: it draws only the
+// Go fonts' Latin, Greek and Cyrillic (cleanName drops emoji), where a
+// grapheme is a letter and its marks.
+func graphemeCuts(s string) []int {
+	var cuts []int
+	joined := false
+	for i, r := range s {
+		attached := unicode.Is(unicode.M, r) || r == zwj || unicode.Is(unicode.Variation_Selector, r)
+		if i > 0 && !attached && !joined {
+			cuts = append(cuts, i)
+		}
+		joined = r == zwj
+	}
+	return cuts
+}
+
+const zwj = '\u200d'
+
+// wrap breaks s into lines at most max pixels wide at its spaces, at most
+// lines of them; the last line ends with an ellipsis when the text goes on.
+func wrap(f *face, s string, max, lines int) []string {
+	words := strings.Fields(s)
+	var out []string
+	for len(words) > 0 {
+		if len(out) == lines-1 {
+			out = append(out, fit(f, strings.Join(words, " "), max))
+			break
+		}
+		n := 1
+		for n < len(words) && width(f, strings.Join(words[:n+1], " ")) <= max {
+			n++
+		}
+		out = append(out, fit(f, strings.Join(words[:n], " "), max))
+		words = words[n:]
+	}
+	return out
 }
 
 // shrink finds the largest size from size down to least (in 1 px steps) at
