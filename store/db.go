@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // pool is a *sql.DB that speaks the store's one SQL spelling: every query
@@ -46,6 +49,9 @@ func (p *pool) QueryRow(query string, args ...any) *sql.Row {
 type txn struct {
 	tx *sql.Tx
 	d  *dialect
+	// conn is the connection tx runs on, for batch; nil but in write's
+	// transactions on PostgreSQL.
+	conn *sql.Conn
 	// SQLite's write transactions: the store's hotState, what this transaction
 	// learnt for it (added once it commits), and whether it has checked the state's
 	// data_version yet. nil on PostgreSQL and for reads.
@@ -88,3 +94,20 @@ func (t *txn) Rollback() error { return t.tx.Rollback() }
 
 // Commit commits the transaction.
 func (t *txn) Commit() error { return t.tx.Commit() }
+
+// batch sends the queued statements of b in tx at once, in order, and calls
+// read with their results: one round trip for all of them, where each
+// statement through tx would take one. Each statement still runs on its own
+// at READ COMMITTED, seeing what was committed before it started. Only on
+// PostgreSQL, inside write (tx.conn set); b's statements are in PostgreSQL's
+// spelling ($1).
+func (t *txn) batch(ctx context.Context, b *pgx.Batch, read func(pgx.BatchResults) error) error {
+	return t.conn.Raw(func(dc any) error {
+		br := dc.(*stdlib.Conn).Conn().SendBatch(ctx, b)
+		if err := read(br); err != nil {
+			br.Close()
+			return err
+		}
+		return br.Close()
+	})
+}

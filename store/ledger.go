@@ -177,6 +177,11 @@ func moveAll(ctx context.Context, tx *txn, guild string, ts []Transfer, defaultR
 	if err != nil {
 		return err
 	}
+	return b.apply(ctx, tx, ts, defaultReason, ref)
+}
+
+// apply moves the transfers ts in the books, read already, and writes them.
+func (b *books) apply(ctx context.Context, tx *txn, ts []Transfer, defaultReason string, ref ledgerRef) error {
 	for i, t := range ts {
 		if t.Reason == "" {
 			t.Reason = defaultReason
@@ -235,6 +240,25 @@ func (b *books) account(name string) *bookAccount {
 // cached (an action on SQLite, whose transaction has checked the hot state), from
 // memory when every one of them is known there (hot.go), else from the database.
 func readBooks(ctx context.Context, tx *txn, guild string, ts []Transfer, cached bool) (*books, error) {
+	b := newBooks(guild, ts)
+	if len(b.accts) == 0 {
+		return b, nil
+	}
+	if cached && b.fromHot(tx) {
+		return b, nil
+	}
+	q, args := b.query(tx.d)
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: read balances: %w", err)
+	}
+	defer rows.Close()
+	return b, b.scan(rows)
+}
+
+// newBooks returns the books of the well-formed accounts named in ts, sorted by
+// name, none read yet.
+func newBooks(guild string, ts []Transfer) *books {
 	b := &books{guild: guild, accts: make([]bookAccount, 0, 2*len(ts))}
 	for _, t := range ts {
 		for _, n := range [2]string{t.From, t.To} {
@@ -244,36 +268,40 @@ func readBooks(ctx context.Context, tx *txn, guild string, ts []Transfer, cached
 			}
 		}
 	}
-	if len(b.accts) == 0 {
-		return b, nil
-	}
 	slices.SortFunc(b.accts, func(x, y bookAccount) int { return strings.Compare(x.name, y.name) })
-	if cached && b.fromHot(tx) {
-		return b, nil
-	}
+	return b
+}
+
+// query returns the SELECT of the books' accounts, in the store's spelling, and
+// its arguments. On PostgreSQL it locks them, in name order.
+func (b *books) query(d *dialect) (string, []any) {
 	args := make([]any, 0, 1+len(b.accts))
-	args = append(args, guild)
+	args = append(args, b.guild)
 	for _, a := range b.accts {
 		args = append(args, a.name)
 	}
-	rows, err := tx.QueryContext(ctx, tx.d.accountsQuery(len(b.accts)), args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: read balances: %w", err)
-	}
-	defer rows.Close()
+	return d.accountsQuery(len(b.accts)), args
+}
+
+// scan reads the (account, balance) rows of query into the books.
+func (b *books) scan(rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+}) error {
 	for rows.Next() {
 		var n string
 		var v int64
 		if err := rows.Scan(&n, &v); err != nil {
-			return nil, fmt.Errorf("store: read balances: %w", err)
+			return fmt.Errorf("store: read balances: %w", err)
 		}
 		a := b.account(n)
 		a.bal, a.old, a.exists, a.existed = v, v, true, true
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: read balances: %w", err)
+		return fmt.Errorf("store: read balances: %w", err)
 	}
-	return b, nil
+	return nil
 }
 
 // fromHot fills the books from the hot state if it knows every account named, and

@@ -3,11 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Round is one round of a table: its hand history (the write-ahead log the
@@ -288,6 +291,9 @@ type roundTable struct {
 
 const roundTablesMax = 4096
 
+// errNoRound is roundTable's answer for a round that does not exist.
+var errNoRound = errors.New("store: no such round")
+
 // roundTable returns the table and guild of a round that exists.
 func (s *Store) roundTable(ctx context.Context, tx *txn, round int64) (int64, string, error) {
 	s.rounds.mu.Lock()
@@ -298,6 +304,9 @@ func (s *Store) roundTable(ctx context.Context, tx *txn, round int64) (int64, st
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT r.table_id, (SELECT guild_id FROM tables WHERE id = r.table_id)
 		FROM rounds r WHERE r.id = ?`, round).Scan(&rt.table, &rt.guild); err != nil {
+		if err == sql.ErrNoRows {
+			return 0, "", errNoRound
+		}
 		return 0, "", fmt.Errorf("store: apply action: %w", err)
 	}
 	s.rounds.mu.Lock()
@@ -310,7 +319,7 @@ func (s *Store) roundTable(ctx context.Context, tx *txn, round int64) (int64, st
 }
 
 func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
-	p, result, pack, pending := a.ApplyParams, a.result, a.pack, a.pending
+	p := a.ApplyParams
 	// One read of the round, on rounds and the actions' primary key only,
 	// in the one shape SQLite runs fast (measured with the statement cached,
 	// a round of 3,000 actions): not a JOIN with tables (28 µs, against 6),
@@ -321,6 +330,17 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
 	// are concurrent; the accounts are locked by moveAll.
 	// On SQLite the round's state is usually known already (hot.go): the read is
 	// for the first action of a round this process sees.
+	if tx.conn != nil {
+		// PostgreSQL: the common path is one round trip (insertActionIfNext); only
+		// a refused action goes on below, to read why.
+		tableID, guild, b, inserted, err := s.insertActionIfNext(ctx, tx, p)
+		if err != nil {
+			return err
+		}
+		if inserted {
+			return applyEffects(ctx, tx, a, tableID, guild, b)
+		}
+	}
 	if err := tx.lockRow(ctx, "rounds", p.RoundID); err != nil {
 		return err
 	}
@@ -389,11 +409,30 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
 		}
 		return fmt.Errorf("store: apply action: %w", err)
 	}
-	if err := checkTableTransfers(p.Transfers, tableID, true); err != nil {
+	if err := applyEffects(ctx, tx, a, tableID, guild, nil); err != nil {
+		return err
+	}
+	tx.note(hotNote{round: p.RoundID, last: p.Seq, finished: p.Finish != nil, id: p.InteractionID,
+		loaded: loaded, load: !known})
+	return nil
+}
+
+// applyEffects applies what an action changes once its row is in: its chip movements,
+// the turn deadline, and the round's end if it finishes it. b is the books of the
+// transfers when they are read (and locked) already, else nil.
+func applyEffects(ctx context.Context, tx *txn, a applyArgs, tableID int64, guild string, b *books) error {
+	p, result, pack, pending := a.ApplyParams, a.result, a.pack, a.pending
+	err := checkTableTransfers(p.Transfers, tableID, true)
+	if err != nil {
 		return err
 	}
 	ref := ledgerRef{table: tableID, round: p.RoundID, seq: p.Seq, now: p.Now, inAction: true}
-	if err := moveAll(ctx, tx, guild, p.Transfers, p.Verb, ref); err != nil {
+	if b != nil {
+		err = b.apply(ctx, tx, p.Transfers, p.Verb, ref)
+	} else {
+		err = moveAll(ctx, tx, guild, p.Transfers, p.Verb, ref)
+	}
+	if err != nil {
 		return err
 	}
 	switch { // R7.4: the settlement ends the round's timer; zero leaves it as it is
@@ -434,9 +473,68 @@ func (s *Store) applyAction(ctx context.Context, tx *txn, a applyArgs) error {
 			}
 		}
 	}
-	tx.note(hotNote{round: p.RoundID, last: p.Seq, finished: p.Finish != nil, id: p.InteractionID,
-		loaded: loaded, load: !known})
 	return nil
+}
+
+// insertActionIfNext runs the common path of an action on PostgreSQL in one round
+// trip: one batch (txn.batch) that locks the round's row, inserts the action's row
+// if it is the round's next one and the round goes on, and reads and locks the
+// accounts its transfers move chips between, returned as b (nil if none). Each
+// statement runs after the one before it, at READ COMMITTED: the INSERT's check
+// sees every action the lock's previous holders committed, and the accounts are
+// locked in the same order as before, the round's row first.
+//
+// inserted is false when the round is missing, finished, or at another seq: the
+// caller then reads why. A unique violation can only be the interaction's id, the
+// round's next (round, seq) being free.
+func (s *Store) insertActionIfNext(ctx context.Context, tx *txn, p ApplyParams) (tableID int64, guild string, b *books, inserted bool, err error) {
+	tableID, guild, err = s.roundTable(ctx, tx, p.RoundID)
+	if err == errNoRound {
+		return 0, "", nil, false, nil
+	}
+	if err != nil {
+		return 0, "", nil, false, err
+	}
+	var batch pgx.Batch
+	batch.Queue(`SELECT 1 FROM rounds WHERE id = $1 FOR UPDATE`, p.RoundID)
+	batch.Queue(`INSERT INTO actions (round_id, seq, member_id, verb, args, interaction_id, created_at, legs)
+		SELECT r.id, $2::integer, $3, $4, $5, $6, $7, $8 FROM rounds r
+		WHERE r.id = $1 AND r.finished_at IS NULL
+			AND coalesce((SELECT seq FROM actions WHERE round_id = r.id ORDER BY seq DESC LIMIT 1), 0) = $2::integer - 1`,
+		p.RoundID, p.Seq, p.Member, p.Verb, p.Args, nullString(p.InteractionID),
+		formatTime(p.Now), encodeLegs(p.Transfers, tableID, p.Verb))
+	if b = newBooks(guild, p.Transfers); len(b.accts) > 0 {
+		q, args := b.query(tx.d)
+		batch.Queue(tx.d.q(q), args...)
+	} else {
+		b = nil
+	}
+	err = tx.batch(ctx, &batch, func(br pgx.BatchResults) error {
+		if _, err := br.Exec(); err != nil {
+			return fmt.Errorf("store: lock rounds %d: %w", p.RoundID, err)
+		}
+		tag, err := br.Exec()
+		if err != nil {
+			if isUnique(err) {
+				return fmt.Errorf("%w: %s", ErrDuplicateInteraction, p.InteractionID)
+			}
+			return fmt.Errorf("store: apply action: %w", err)
+		}
+		inserted = tag.RowsAffected() == 1
+		if b == nil {
+			return nil
+		}
+		rows, err := br.Query()
+		if err != nil {
+			return fmt.Errorf("store: read balances: %w", err)
+		}
+		defer rows.Close()
+		return b.scan(rows)
+	})
+	if err != nil {
+		return 0, "", nil, false, err
+	}
+	return tableID, guild, b, inserted, nil
 }
 
 // roundInteractions returns the interaction ids a round's actions carry, read on the

@@ -333,11 +333,18 @@ func (s *Store) writeTx(ctx context.Context, op string, opts *sql.TxOptions, f f
 }
 
 func (s *Store) writeOnce(ctx context.Context, op string, opts *sql.TxOptions, f func(tx *txn) error) error {
-	tx, err := s.w.DB.BeginTx(ctx, opts)
+	// The transaction runs on a connection of its own, so that a body can also
+	// send several of its statements at once through pgx (txn.batch).
+	conn, err := s.w.DB.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
-	t := &txn{tx: tx, d: s.d}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	t := &txn{tx: tx, d: s.d, conn: conn}
 	defer t.Rollback()
 	if err := f(t); err != nil {
 		return err
