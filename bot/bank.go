@@ -27,19 +27,6 @@ func optionUser(c *ictx, o *discordgo.ApplicationCommandInteractionDataOption) (
 	return id, false
 }
 
-// amountOption reads a required chip amount, refusing one out of range.
-func amountOption(o options, name string) (int64, error) {
-	v, ok := o[name]
-	if !ok {
-		return 0, refuse("err.bad_amount")
-	}
-	n := v.IntValue()
-	if n < 1 || n > 1e12 {
-		return 0, refuse("err.bad_amount")
-	}
-	return n, nil
-}
-
 func (b *Bot) cmdSell(c *ictx, o options) error {
 	buyer, isBot := optionUser(c, o["member"])
 	var price int64
@@ -99,10 +86,7 @@ func (b *Bot) clickOffer(c *ictx, id view.ID) error {
 }
 
 func (b *Bot) cmdKitty(c *ictx, o options) error {
-	amount, err := amountOption(o, "amount")
-	if err != nil {
-		return err
-	}
+	amount := o["amount"].IntValue()
 	t, err := b.channelTable(c)
 	if err != nil {
 		return err
@@ -137,10 +121,7 @@ func (b *Bot) cmdAuction(c *ictx, _ options) error {
 }
 
 func (b *Bot) cmdBid(c *ictx, o options) error {
-	amount, err := amountOption(o, "amount")
-	if err != nil {
-		return err
-	}
+	amount := o["amount"].IntValue()
 	t, err := b.channelTable(c)
 	if err != nil {
 		return err

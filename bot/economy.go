@@ -190,10 +190,7 @@ func (b *Bot) cmdDaily(c *ictx, _ options) error {
 
 func (b *Bot) cmdGive(c *ictx, o options) error {
 	to, isBot := optionUser(c, o["member"])
-	amount, err := amountOption(o, "amount")
-	if err != nil {
-		return err
-	}
+	amount := o["amount"].IntValue()
 	switch {
 	case isBot:
 		return refuse("err.bot_player")
@@ -224,10 +221,7 @@ func (b *Bot) cmdGrant(c *ictx, o options) error {
 		return refuse("err.admin_only")
 	}
 	to, isBot := optionUser(c, o["member"])
-	amount, err := amountOption(o, "amount")
-	if err != nil {
-		return err
-	}
+	amount := o["amount"].IntValue()
 	if isBot {
 		return refuse("err.bot_player")
 	}

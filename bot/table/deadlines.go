@@ -33,7 +33,7 @@ type DeadlineStore interface {
 
 const (
 	// claimTTL is how long a claimed deadline waits for its claimant before another
-	// process may claim it: longer than a Hold may wait (holdWait) plus the timeouts.
+	// process may claim it: longer than a Hold may wait (the interaction's context) plus the timeouts.
 	claimTTL = 30 * time.Second
 	// claimBatch is how many due deadlines one claim takes.
 	claimBatch = 16
