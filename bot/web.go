@@ -15,7 +15,7 @@ import (
 	"github.com/pontoon-bot/pontoon/bot/table"
 	"github.com/pontoon-bot/pontoon/bot/view"
 	"github.com/pontoon-bot/pontoon/bot/view/picture"
-	)
+)
 
 // The table in the browser (package bot/activity): what a member sees of a channel's
 // table, drawn from the same views as the Discord messages, and their clicks, answered
