@@ -630,3 +630,18 @@ func (b *Bot) clickOpen(c *ictx, _ view.ID) error {
 	}
 	return b.respond(c, &discordgo.InteractionResponse{Type: launchActivity})
 }
+
+// WebText is a catalog text for the page in the language a locale (a member's Discord
+// locale, or a browser's Accept-Language) chooses: the activity server's own refusals
+// (err.activity_*), said before any state tells the member's language.
+func (b *Bot) WebText(locale, key string) string {
+	lang := "en"
+	for _, tag := range strings.Split(locale, ",") {
+		tag, _, _ = strings.Cut(strings.TrimSpace(tag), ";")
+		if l := i18n.Choose("", tag); l != "" {
+			lang = l
+			break
+		}
+	}
+	return b.cat.T(lang, key)
+}
