@@ -271,7 +271,8 @@ func (b *Bot) act(c *ictx, t *table.Table, id view.ID, a game.Action) error {
 	if err != nil {
 		return b.actRefused(c, &s, err)
 	}
-	return b.panel(c, b.panelMessage(c, &s, b.view.Done(c.lang, a)))
+	c.note = b.view.Done(c.lang, a)
+	return b.panel(c, b.panelMessage(c, &s, c.note))
 }
 
 // actRefused answers an action the table refused with the reason on the member's panel.
