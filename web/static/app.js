@@ -21,8 +21,14 @@ export function t(key, vars) {
   return s;
 }
 
+// intlLang is the locale for the browser's number and time formats. Browsers have no
+// Sundanese data, and the catalog writes Sundanese numbers the Indonesian way.
+function intlLang() {
+  return lang === "su" ? "id" : lang;
+}
+
 function number(n) {
-  return new Intl.NumberFormat(lang).format(n);
+  return new Intl.NumberFormat(intlLang()).format(n);
 }
 
 // A nonce per action lets the server apply it once however often it is sent.
@@ -172,17 +178,22 @@ class Connection {
   // comes so a drop in between does not lose it.
   send(frame) {
     frame.nonce = nonce();
-    this.pending.set(frame.nonce, { frame, at: Date.now() });
+    this.pending.set(frame.nonce, { frame, at: Date.now(), sends: 1 });
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
     return frame.nonce;
   }
 
   resend() {
     for (const [n, p] of this.pending) {
-      // An action older than this was made against a table long gone; it is dropped
-      // rather than replayed on whatever the table shows now.
-      if (Date.now() - p.at > 20000) this.pending.delete(n);
-      else this.ws.send(JSON.stringify(p.frame));
+      // An action older than this was made against a table long gone, and one already
+      // sent twice may be what breaks the connection: either is dropped rather than
+      // replayed again.
+      if (Date.now() - p.at > 20000 || p.sends >= 2) {
+        this.pending.delete(n);
+        continue;
+      }
+      p.sends++;
+      this.ws.send(JSON.stringify(p.frame));
     }
   }
 }
@@ -288,54 +299,56 @@ function component(c, act, keyPrefix = "") {
   return b;
 }
 
+// selectEl draws a select menu. A short one (the usual amounts) becomes a row of
+// buttons under its placeholder: one tap on a phone, and no risk of a keyboard user's
+// arrow key choosing for them, as a native <select> that acted on "change" would.
 function selectEl(c, act, keyPrefix) {
-  const wrap = document.createElement("div");
-  wrap.className = "select";
-  const label = document.createElement("label");
-  const sel = document.createElement("select");
-  const id = "sel-" + (keyPrefix + c.id).replace(/[^\w-]/g, "_");
-  sel.id = id;
-  sel.dataset.focusKey = keyPrefix + c.id;
-  label.htmlFor = id;
-  label.textContent = c.placeholder || "";
-  label.className = "sr-only";
   const multi = (c.max || 1) > 1;
-  sel.multiple = multi;
-  if (!multi) {
-    const ph = document.createElement("option");
-    ph.value = "";
-    ph.textContent = c.placeholder || "";
-    ph.disabled = true;
-    ph.selected = true;
-    sel.append(ph);
+  const options = c.options || [];
+  const box = document.createElement("fieldset");
+  box.className = "select";
+  box.disabled = !!c.disabled;
+  const legend = document.createElement("legend");
+  legend.textContent = c.placeholder || "";
+  box.append(legend);
+  if (!multi && options.length <= 8) {
+    for (const o of options) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "btn btn-2 option";
+      b.dataset.focusKey = keyPrefix + c.id + "=" + o.value;
+      b.append(o.label);
+      if (o.description) {
+        const d = document.createElement("small");
+        d.textContent = o.description;
+        b.append(d);
+      }
+      b.addEventListener("click", () => act([o.value]));
+      box.append(b);
+    }
+    return box;
   }
-  for (const o of c.options || []) {
+  const sel = document.createElement("select");
+  sel.dataset.focusKey = keyPrefix + c.id;
+  sel.multiple = multi;
+  sel.setAttribute("aria-label", c.placeholder || "");
+  for (const o of options) {
     const opt = document.createElement("option");
     opt.value = o.value;
     opt.textContent = o.description ? `${o.label} — ${o.description}` : o.label;
     if (o.default) opt.selected = true;
     sel.append(opt);
   }
-  sel.disabled = !!c.disabled;
-  wrap.append(label, sel);
-  const chosen = () => [...sel.selectedOptions].map((o) => o.value).filter(Boolean);
-  if (multi) {
-    const go = document.createElement("button");
-    go.type = "button";
-    go.className = "btn btn-1";
-    go.textContent = t("web.choose");
-    go.addEventListener("click", () => {
-      const v = chosen();
-      if (v.length >= (c.min ?? 1)) act(v);
-    });
-    wrap.append(go);
-  } else {
-    sel.addEventListener("change", () => {
-      const v = chosen();
-      if (v.length) act(v);
-    });
-  }
-  return wrap;
+  const go = document.createElement("button");
+  go.type = "button";
+  go.className = "btn btn-1";
+  go.textContent = t("web.choose");
+  go.addEventListener("click", () => {
+    const v = [...sel.selectedOptions].map((o) => o.value);
+    if (v.length >= (c.min ?? 1) && v.length <= (c.max || 1)) act(v);
+  });
+  box.append(sel, go);
+  return box;
 }
 
 // drawActions replaces the controls in box unless they are the same as last time, so a
@@ -469,7 +482,7 @@ function render(state) {
 
   drawPots(table);
   drawSeats(table);
-  renderLines($("table-text"), table?.text, lang);
+  renderLines($("table-text"), table?.text, intlLang());
 
   const mine = mySeat(table);
   $("mine").hidden = !mine;
@@ -487,7 +500,7 @@ function render(state) {
   const panel = state.panel;
   $("panel").hidden = !panel;
   $("panel-label").textContent = t("web.your_actions");
-  renderLines($("panel-text"), panel?.text, lang);
+  renderLines($("panel-text"), panel?.text, intlLang());
   drawActions($("panel-actions"), panel?.actions, onAction, "p:");
 
   const actions = table?.actions || [];
@@ -613,7 +626,7 @@ async function main() {
     history.replaceState(null, "", "?" + params.toString());
   }
   const auth = new Auth(config, params);
-  const ui = { t, get lang() { return lang; }, component, openModal, toast, changed: () => channel?.refresh() };
+  const ui = { t, get lang() { return intlLang(); }, component, openModal, toast, changed: () => channel?.refresh() };
   if (config.demo) channel = new Channel($("channel"), auth.user, ui);
   document.body.classList.toggle("demo", !!config.demo);
 
