@@ -22,7 +22,7 @@
 // in words for screen readers (web.card.*); changes worth hearing go to an aria-live
 // region. The page loads nothing from any other host and has no build step.
 //
-// Hooks for browser tests: #seats (other players), #my-hands .card[aria-label] (the
+// Hooks for browser tests: #seats (other players), #my-hands .card .sr-only (the
 // member's cards in words), buttons and selects by data-focus-key ("p:" + custom id in
 // the panel, "t:" in the table's row, "ch:<message>:" in the demo channel), #modal (the
 // amount form), #toasts, #announce (the live region), #status ("Reconnecting…"),

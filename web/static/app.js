@@ -76,14 +76,22 @@ class Auth {
   }
 
   async session() {
-    await this.ready;
-    const { code } = await this.sdk.commands.authorize({
-      client_id: this.config.client_id,
-      response_type: "code",
-      state: "",
-      prompt: "none",
-      scope: ["identify"],
-    });
+    let code;
+    try {
+      await this.ready;
+      ({ code } = await this.sdk.commands.authorize({
+        client_id: this.config.client_id,
+        response_type: "code",
+        state: "",
+        prompt: "none",
+        scope: ["identify"],
+      }));
+    } catch (err) {
+      // Discord refused (the member declined, or the page runs outside an Activity):
+      // asking again in a loop would only repeat Discord's prompt.
+      console.error("authorize", err);
+      throw new AuthError(err?.message || "");
+    }
     const body = { code, instance_id: this.sdk.instanceId };
     let path = "api/session";
     if (this.config.demo) {
@@ -224,11 +232,15 @@ function svgUse(id, cls) {
   return svg;
 }
 
+// cardEl draws one card as a list item whose only readable text is the card in words;
+// the corners and the pip are pictures hidden from screen readers.
 function cardEl(c) {
   const el = document.createElement("li");
   el.className = "card";
-  el.setAttribute("aria-label", cardLabel(c));
-  el.setAttribute("role", "img");
+  const name = document.createElement("span");
+  name.className = "sr-only";
+  name.textContent = cardLabel(c);
+  el.append(name);
   if (!c.card) {
     el.classList.add("card-back");
     return el;
@@ -240,6 +252,7 @@ function cardEl(c) {
   for (const pos of ["tl", "br"]) {
     const corner = document.createElement("span");
     corner.className = "corner " + pos;
+    corner.setAttribute("aria-hidden", "true");
     corner.append(rank, svgUse("suit-" + suit, "pip"));
     el.append(corner);
   }
@@ -569,8 +582,14 @@ function tell(prev, state) {
   if (now?.turn && !was?.turn) said.push(t("web.your_turn"));
   const cards = (s) => (s?.hands || []).flatMap((h) => (h.cards || []).filter((c) => c.card).map((c) => c.card));
   if (now && a?.id === b?.id) {
+    // A multiset difference: with several packs the same card can come twice.
     const before = cards(was);
-    const fresh = cards(now).filter((c) => !before.includes(c));
+    const fresh = cards(now).filter((c) => {
+      const i = before.indexOf(c);
+      if (i < 0) return true;
+      before.splice(i, 1);
+      return false;
+    });
     if (fresh.length) said.push(t("web.you_drew", { cards: fresh.map(cardName).join(", ") }));
   } else if (now && cards(now).length) {
     said.push(t("web.your_cards", { cards: cards(now).map(cardName).join(", ") }));
@@ -605,6 +624,14 @@ function tick() {
   tickTimer = setTimeout(tick, (deadline - Date.now()) % 1000 || 1000);
 }
 
+// fatal stops the page with the server's (or Discord's) words for why.
+function fatal(text) {
+  $("spinner").hidden = true;
+  $("app").removeAttribute("aria-busy");
+  $("fatal").hidden = !text;
+  $("fatal").textContent = text;
+}
+
 // ---- start ------------------------------------------------------------------------
 
 // Demo players without a name in the URL get one, kept in the URL so a reload is the
@@ -625,7 +652,15 @@ async function main() {
     params.set("user", demoNames[Math.floor(Math.random() * demoNames.length)] + Math.floor(10 + Math.random() * 90));
     history.replaceState(null, "", "?" + params.toString());
   }
-  const auth = new Auth(config, params);
+  let auth;
+  try {
+    auth = new Auth(config, params);
+  } catch (err) {
+    // The SDK throws when Discord's launch parameters are incomplete.
+    console.error("sdk", err);
+    fatal(err?.message || "");
+    return;
+  }
   const ui = { t, get lang() { return intlLang(); }, component, openModal, toast, changed: () => channel?.refresh() };
   if (config.demo) channel = new Channel($("channel"), auth.user, ui);
   document.body.classList.toggle("demo", !!config.demo);
@@ -651,12 +686,7 @@ async function main() {
       settle();
       $("status").textContent = last ? t("web.reconnecting") : "";
     },
-    fatal(text) {
-      $("spinner").hidden = true;
-      $("app").removeAttribute("aria-busy");
-      $("fatal").hidden = false;
-      $("fatal").textContent = text;
-    },
+    fatal,
   });
   conn.open();
 }
