@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
 )
@@ -29,53 +29,16 @@ func (d *Demo) Handler() http.Handler {
 	return mux
 }
 
-// Message is one message of the channel view.
+// Message is one message of the channel view. Its buttons and selects, and the forms a
+// click opens, take the page's own shapes (bot.WebControl, bot.WebModal), so that the
+// page draws them as it draws the table's.
 type Message struct {
-	ID         string      `json:"id"`
-	Author     string      `json:"author"`
-	Text       []string    `json:"text"`
-	Image      string      `json:"image"`
-	Components []Component `json:"components"`
-	Private    bool        `json:"private"`
-}
-
-// Component is a button or a select, as the activity's state carries them.
-type Component struct {
-	Kind        string   `json:"kind"` // "button" or "select"
-	ID          string   `json:"id"`
-	Label       string   `json:"label,omitempty"`
-	Style       int      `json:"style,omitempty"`
-	Disabled    bool     `json:"disabled"`
-	Emoji       string   `json:"emoji,omitempty"`
-	Placeholder string   `json:"placeholder,omitempty"`
-	Min         int      `json:"min,omitempty"`
-	Max         int      `json:"max,omitempty"`
-	Options     []Option `json:"options,omitempty"`
-}
-
-// Option is one choice of a select.
-type Option struct {
-	Label       string `json:"label"`
-	Value       string `json:"value"`
-	Description string `json:"description,omitempty"`
-}
-
-// Modal is a form the bot opened, as the activity's modal frame carries it.
-type Modal struct {
-	ID     string  `json:"id"`
-	Title  string  `json:"title"`
-	Inputs []Input `json:"inputs"`
-}
-
-// Input is one text field of a Modal.
-type Input struct {
-	ID          string `json:"id"`
-	Label       string `json:"label"`
-	Placeholder string `json:"placeholder"`
-	MinLength   int    `json:"min_length"`
-	MaxLength   int    `json:"max_length"`
-	Required    bool   `json:"required"`
-	Value       string `json:"value"`
+	ID         string           `json:"id"`
+	Author     string           `json:"author"`
+	Text       []string         `json:"text"`
+	Image      string           `json:"image"`
+	Components []bot.WebControl `json:"components"`
+	Private    bool             `json:"private"`
 }
 
 // serveChannel is GET /demo/channel?user=NAME: the channel's public messages and
@@ -119,7 +82,7 @@ func snowflakeLess(a, b string) bool {
 
 // message draws m plainly: its text a line at a time, its picture, its buttons and selects.
 func (d *Demo) message(m *discordgo.Message, private bool) Message {
-	out := Message{ID: m.ID, Author: "Pontoon", Text: []string{}, Components: []Component{}, Private: private}
+	out := Message{ID: m.ID, Author: "Pontoon", Text: []string{}, Components: []bot.WebControl{}, Private: private}
 	if m.Author != nil && m.Author.Username != "" {
 		out.Author = m.Author.Username
 	}
@@ -140,14 +103,14 @@ func (d *Demo) message(m *discordgo.Message, private bool) Message {
 			if v.CustomID == "" {
 				continue // a link button sends nothing
 			}
-			b := Component{Kind: "button", ID: v.CustomID, Label: v.Label, Style: int(v.Style), Disabled: v.Disabled}
+			b := bot.WebControl{Kind: "button", ID: v.CustomID, Label: v.Label, Style: int(v.Style), Disabled: v.Disabled}
 			if v.Emoji != nil {
 				b.Emoji = v.Emoji.Name
 			}
 			out.Components = append(out.Components, b)
 		case *discordgo.SelectMenu:
-			s := Component{Kind: "select", ID: v.CustomID, Placeholder: v.Placeholder, Disabled: v.Disabled, Min: 1, Max: 1,
-				Options: []Option{}}
+			s := bot.WebControl{Kind: "select", ID: v.CustomID, Placeholder: v.Placeholder, Disabled: v.Disabled, Min: 1, Max: 1,
+				Options: []bot.WebOption{}}
 			if v.MinValues != nil {
 				s.Min = *v.MinValues
 			}
@@ -155,7 +118,7 @@ func (d *Demo) message(m *discordgo.Message, private bool) Message {
 				s.Max = v.MaxValues
 			}
 			for _, o := range v.Options {
-				s.Options = append(s.Options, Option{Label: o.Label, Value: o.Value, Description: o.Description})
+				s.Options = append(s.Options, bot.WebOption{Label: o.Label, Value: o.Value, Description: o.Description})
 			}
 			out.Components = append(out.Components, s)
 		}
@@ -173,28 +136,16 @@ func isPicture(name string) bool {
 	return false
 }
 
-var (
-	mentionRE = regexp.MustCompile(`<@!?(\d+)>`)
-	commandRE = regexp.MustCompile(`</([^:>]+):\d+>`)
-	timeRE    = regexp.MustCompile(`<t:(-?\d+)(?::[tTdDfFR])?>`)
-)
+var mentionRE = regexp.MustCompile(`<@!?(\d+)>`)
 
-// plain writes what Discord's client would draw for the markup a page cannot: a
-// mention as @name, a command mention as its command, a timestamp as a UTC clock time.
+// plain writes a mention as @name, which the page cannot resolve; the rest of Discord's
+// markup (timestamps, command mentions) the page draws itself.
 func (d *Demo) plain(line string) string {
-	line = mentionRE.ReplaceAllStringFunc(line, func(s string) string {
+	return mentionRE.ReplaceAllStringFunc(line, func(s string) string {
 		if n := d.name(mentionRE.FindStringSubmatch(s)[1]); n != "" {
 			return "@" + n
 		}
 		return s
-	})
-	line = commandRE.ReplaceAllString(line, "/$1")
-	return timeRE.ReplaceAllStringFunc(line, func(s string) string {
-		sec, err := strconv.ParseInt(timeRE.FindStringSubmatch(s)[1], 10, 64)
-		if err != nil {
-			return s
-		}
-		return time.Unix(sec, 0).UTC().Format("15:04:05") + " UTC"
 	})
 }
 
@@ -261,10 +212,10 @@ func (d *Demo) serveClick(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
 }
 
-func modalOf(m *discordtest.Modal) Modal {
-	out := Modal{ID: m.CustomID, Title: m.Title, Inputs: []Input{}}
+func modalOf(m *discordtest.Modal) bot.WebModal {
+	out := bot.WebModal{ID: m.CustomID, Title: m.Title, Inputs: []bot.WebInput{}}
 	for _, in := range modalInputs(m) {
-		out.Inputs = append(out.Inputs, Input{ID: in.CustomID, Label: in.Label, Placeholder: in.Placeholder,
+		out.Inputs = append(out.Inputs, bot.WebInput{ID: in.CustomID, Label: in.Label, Placeholder: in.Placeholder,
 			MinLength: in.MinLength, MaxLength: in.MaxLength, Required: in.Required, Value: in.Value})
 	}
 	return out

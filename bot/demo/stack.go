@@ -2,6 +2,8 @@ package demo
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pontoon-bot/pontoon/bot"
+	"github.com/pontoon-bot/pontoon/bot/activity"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/config"
 	"github.com/pontoon-bot/pontoon/game/sim"
@@ -53,9 +56,14 @@ type Stack struct {
 	stopFake func()
 	addr     string
 
+	// secret signs the page's sessions: one per stack, so that a session outlives a
+	// restart of the bot, as it does under an application's client secret.
+	secret string
+
 	mu  sync.Mutex
 	st  *store.Store
 	b   *bot.Bot
+	act *activity.Server
 	srv *http.Server
 }
 
@@ -65,7 +73,11 @@ func OpenStack(ctx context.Context, cfg StackConfig) (_ *Stack, err error) {
 	if cfg.Dir == "" {
 		return nil, errors.New("demo: StackConfig.Dir is required")
 	}
-	s := &Stack{cfg: cfg, log: cfg.Log, addr: cfg.Listen}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	s := &Stack{cfg: cfg, log: cfg.Log, addr: cfg.Listen, secret: hex.EncodeToString(key)}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -104,7 +116,7 @@ func (s *Stack) start(ctx context.Context) error {
 		return err
 	}
 	opts := bot.Options{Token: config.Secret(s.Fake.Token), APIURL: s.Fake.URL(), StartingChips: 1000, DailyAmount: 200,
-		Logger: s.log}
+		Activity: true, Logger: s.log}
 	if s.cfg.Bot != nil {
 		s.cfg.Bot(&opts)
 	}
@@ -118,10 +130,20 @@ func (s *Stack) start(ctx context.Context) error {
 		_ = st.Close()
 		return err
 	}
+	act, err := activity.New(activity.Config{ClientID: s.Fake.AppID, ClientSecret: s.secret, APIURL: s.Fake.URL(),
+		BotToken: s.Fake.Token, Log: s.log,
+		Demo: &activity.Demo{Guild: s.Demo.Guild(), Channel: s.Demo.Channel(), Member: s.Demo.Member}}, b)
+	if err != nil {
+		_ = b.Close()
+		_ = st.Close()
+		return err
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/demo/", s.Demo.Handler())
+	mux.Handle("/", act.Handler())
 	ln, err := net.Listen("tcp", s.addr)
 	if err != nil {
+		act.Close()
 		_ = b.Close()
 		_ = st.Close()
 		return err
@@ -135,7 +157,7 @@ func (s *Stack) start(ctx context.Context) error {
 		}
 	}()
 	s.mu.Lock()
-	s.st, s.b, s.srv = st, b, srv
+	s.st, s.b, s.act, s.srv = st, b, act, srv
 	s.mu.Unlock()
 	return nil
 }
@@ -143,11 +165,14 @@ func (s *Stack) start(ctx context.Context) error {
 // stop closes the page's listener and every connection on it, then the bot and the store.
 func (s *Stack) stop() {
 	s.mu.Lock()
-	st, b, srv := s.st, s.b, s.srv
-	s.st, s.b, s.srv = nil, nil, nil
+	st, b, act, srv := s.st, s.b, s.act, s.srv
+	s.st, s.b, s.act, s.srv = nil, nil, nil, nil
 	s.mu.Unlock()
 	if srv != nil {
 		_ = srv.Close()
+	}
+	if act != nil {
+		act.Close() // the sockets: the pages reconnect to the next start
 	}
 	if b != nil {
 		if err := b.Close(); err != nil {
