@@ -36,6 +36,8 @@ type StackConfig struct {
 	// Fake are the fake Discord's options (pontoon demo passes WithoutOpenAPI: no
 	// spec ships with the binary).
 	Fake []discordtest.Option
+	// SessionTTL is how long a page's session lasts (activity.Config.SessionTTL).
+	SessionTTL time.Duration
 	// Bot adjusts the bot's options before each start, when set.
 	Bot func(*bot.Options)
 	Log *slog.Logger // nothing logged when nil
@@ -131,7 +133,7 @@ func (s *Stack) start(ctx context.Context) error {
 		return err
 	}
 	act, err := activity.New(activity.Config{ClientID: s.Fake.AppID, ClientSecret: s.secret, APIURL: s.Fake.URL(),
-		BotToken: s.Fake.Token, Log: s.log,
+		BotToken: s.Fake.Token, SessionTTL: s.cfg.SessionTTL, Log: s.log,
 		Demo: &activity.Demo{Guild: s.Demo.Guild(), Channel: s.Demo.Channel(), Member: s.Demo.Member}}, b)
 	if err != nil {
 		_ = b.Close()
