@@ -1,6 +1,7 @@
 package activity_test
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/json"
@@ -415,4 +416,41 @@ func TestPageFilesAreServedWithAValidator(t *testing.T) {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&cfg))
 	resp.Body.Close()
 	assert.Equal(t, map[string]any{"client_id": h.fake.AppID, "demo": false}, cfg)
+}
+
+// In the demo, the SDK mock's code in the mock's instance signs in the member the page
+// names, at the demo's table; no access token is handed out, and any other code is
+// refused.
+func TestDemoSignsInTheNamedMemberWithTheMocksCode(t *testing.T) {
+	var named []string
+	h := newHarness(t, func(c *activity.Config) {
+		c.ClientSecret, c.BotToken = "", ""
+		c.Demo = &activity.Demo{Guild: guildID, Channel: channelID, Member: func(_ context.Context, name string) (string, error) {
+			named = append(named, name)
+			return bob, nil
+		}}
+	})
+	h.openTable()
+	mock, _ := json.Marshal(map[string]string{"code": "mock_code", "instance_id": "123456789012345678", "user": "bob"})
+	status, out := h.post("/api/session", mock)
+	require.Equal(t, http.StatusOK, status, "%v", out)
+	assert.NotContains(t, out, "access_token")
+	assert.Equal(t, []string{"bob"}, named)
+	h.open(out["session"].(string)).waitState("bob is seated", seated)
+
+	for _, body := range []map[string]string{
+		{"code": h.fake.OAuthCode(bob), "instance_id": "123456789012345678", "user": "bob"},
+		{"code": "mock_code", "instance_id": instance, "user": "bob"},
+		{"code": "mock_code", "instance_id": "123456789012345678"},
+	} {
+		raw, _ := json.Marshal(body)
+		status, _ := h.post("/api/session", raw)
+		assert.Equal(t, http.StatusUnauthorized, status, "%v", body)
+	}
+	resp, err := http.Get(h.http.URL + "/api/config")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var cfg map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&cfg))
+	assert.Equal(t, true, cfg["demo"])
 }

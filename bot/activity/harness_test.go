@@ -2,8 +2,8 @@ package activity_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -224,6 +224,7 @@ type page struct {
 }
 
 type frame struct {
+	at    time.Time       // when the page read it
 	Type  string          `json:"type"`
 	Nonce string          `json:"nonce"`
 	OK    bool            `json:"ok"`
@@ -278,7 +279,7 @@ func (p *page) read() {
 		if json.Unmarshal(raw, &f) != nil {
 			continue
 		}
-		f.raw = raw
+		f.raw, f.at = raw, time.Now()
 		p.mu.Lock()
 		p.all = append(p.all, raw)
 		if f.Type == "state" {
