@@ -578,7 +578,9 @@ func (b *Bot) pollWatched() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			digest := b.tableDigest(ctx, gc[0], gc[1])
 			cancel()
-			if prev, ok := last[key]; ok && prev != digest {
+			// A channel seen for the first time may have changed since its pages read
+			// it: they read it again, as after any change.
+			if prev, ok := last[key]; !ok || prev != digest {
 				b.watch.changed(gc[0], gc[1])
 			}
 			last[key] = digest
