@@ -111,14 +111,14 @@ type WebPanel struct {
 type WebControl struct {
 	Kind        string      `json:"kind"` // "button" or "select"
 	ID          string      `json:"id"`
-	Label       string      `json:"label,omitempty"`
-	Style       int         `json:"style,omitempty"`
+	Label       string      `json:"label"`
+	Style       int         `json:"style"`
 	Disabled    bool        `json:"disabled"`
-	Emoji       string      `json:"emoji,omitempty"`
-	Placeholder string      `json:"placeholder,omitempty"`
-	Min         int         `json:"min,omitempty"`
-	Max         int         `json:"max,omitempty"`
-	Options     []WebOption `json:"options,omitempty"`
+	Emoji       string      `json:"emoji"`
+	Placeholder string      `json:"placeholder"`
+	Min         int         `json:"min"`
+	Max         int         `json:"max"`
+	Options     []WebOption `json:"options,omitempty"` // a select's
 }
 
 // WebOption is one choice of a select.

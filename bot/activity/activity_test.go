@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/pontoon-bot/pontoon/bot/activity"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/stretchr/testify/assert"
@@ -154,6 +155,13 @@ func TestSpectatorSocketNeverCarriesAFaceDownCard(t *testing.T) {
 		}
 	}
 	assert.Positive(t, downs, "the watcher saw face-down cards")
+	var prev []byte
+	for _, raw := range watcher.all {
+		if strings.Contains(string(raw), `"type":"state"`) {
+			assert.NotEqual(t, string(prev), string(raw), "two identical states in a row")
+			prev = raw
+		}
+	}
 	assert.Empty(t, h.fake.Failures())
 }
 
@@ -453,4 +461,59 @@ func TestDemoSignsInTheNamedMemberWithTheMocksCode(t *testing.T) {
 	var cfg map[string]any
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&cfg))
 	assert.Equal(t, true, cfg["demo"])
+}
+
+// "Other amount" on the page asks for a form, as the modal in Discord does; its
+// submit stakes the typed amount.
+func TestOtherAmountAsksForAFormWhoseSubmitStakes(t *testing.T) {
+	h := newHarness(t, nil)
+	h.openTable()
+	p := h.open(h.session(bob))
+	p.waitState("bob is seated", seated)
+	h.clickTable(alice, "deal")
+	st := p.waitState("other amount", hasControl("pt:ask:"))
+	ask, _ := control(st, "pt:ask:", ":stake")
+	f := p.answer(p.send("click", ask.ID, nil, nil))
+	require.Equal(t, "modal", f.Type, "%s", f.raw)
+	var m struct {
+		ID     string `json:"id"`
+		Title  string `json:"title"`
+		Inputs []struct {
+			ID       string `json:"id"`
+			Label    string `json:"label"`
+			Required bool   `json:"required"`
+		} `json:"inputs"`
+	}
+	require.NoError(t, json.Unmarshal(f.Modal, &m))
+	require.Len(t, m.Inputs, 1)
+	assert.NotEmpty(t, m.Title)
+	assert.NotEmpty(t, m.Inputs[0].Label)
+	res := p.answer(p.send("submit", m.ID, nil, map[string]string{m.Inputs[0].ID: "7"}))
+	require.Equal(t, "result", res.Type, "%s", res.raw)
+	assert.True(t, res.OK, res.Text)
+	h.waitTable("stake 7")
+	// The form was for that one stake: sent again, it is no longer offered.
+	f = p.answer(p.send("submit", m.ID, nil, map[string]string{m.Inputs[0].ID: "7"}))
+	assert.Equal(t, "not_offered", f.Code)
+}
+
+// A page that sends no hello is closed; a session that runs out while the page is open
+// is told, and the socket closed with 4001 so that the page signs in again.
+func TestASocketWithoutHelloIsClosedAndAnExpiringSessionIsTold(t *testing.T) {
+	h := newHarness(t, func(c *activity.Config) { c.SessionTTL = 1500 * time.Millisecond })
+	conn, _, err := h.dial(h.http.URL)
+	require.NoError(t, err)
+	defer conn.Close()
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_, _, err = conn.ReadMessage()
+	var ce *websocket.CloseError
+	require.ErrorAs(t, err, &ce, "closed without a hello")
+	assert.Equal(t, websocket.ClosePolicyViolation, ce.Code)
+
+	p := h.open(h.session(bob))
+	p.state()
+	f := p.next("error")
+	assert.Equal(t, "expired", f.Code)
+	<-p.closed
+	assert.EqualValues(t, 4001, p.code.Load())
 }
