@@ -232,6 +232,9 @@ func (b *Bot) clickDeal(c *ictx, id view.ID) error {
 // show the older table again. If it takes too long the click is acknowledged (type 6)
 // and the publisher's next edit, made at once, shows it.
 func (b *Bot) updateTable(c *ictx, t *table.Table) error {
+	// The table's web pages read it again: a change this answer draws (a seat) is one
+	// the publisher never hears of.
+	b.watch.changed(t.Guild(), t.Channel())
 	release, ok := b.pub.claim(c.ctx, t)
 	if !ok {
 		return b.respond(c, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})

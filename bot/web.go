@@ -111,14 +111,14 @@ type WebPanel struct {
 type WebControl struct {
 	Kind        string      `json:"kind"` // "button" or "select"
 	ID          string      `json:"id"`
-	Label       string      `json:"label,omitempty"`
-	Style       int         `json:"style,omitempty"`
+	Label       string      `json:"label"`
+	Style       int         `json:"style"`
 	Disabled    bool        `json:"disabled"`
-	Emoji       string      `json:"emoji,omitempty"`
-	Placeholder string      `json:"placeholder,omitempty"`
-	Min         int         `json:"min,omitempty"`
-	Max         int         `json:"max,omitempty"`
-	Options     []WebOption `json:"options,omitempty"`
+	Emoji       string      `json:"emoji"`
+	Placeholder string      `json:"placeholder"`
+	Min         int         `json:"min"`
+	Max         int         `json:"max"`
+	Options     []WebOption `json:"options,omitempty"` // a select's
 }
 
 // WebOption is one choice of a select.
@@ -578,7 +578,9 @@ func (b *Bot) pollWatched() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			digest := b.tableDigest(ctx, gc[0], gc[1])
 			cancel()
-			if prev, ok := last[key]; ok && prev != digest {
+			// A channel seen for the first time may have changed since its pages read
+			// it: they read it again, as after any change.
+			if prev, ok := last[key]; !ok || prev != digest {
 				b.watch.changed(gc[0], gc[1])
 			}
 			last[key] = digest

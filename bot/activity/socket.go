@@ -62,7 +62,7 @@ type socket struct {
 
 	mu      sync.Mutex
 	offered map[string][]string // custom id -> a select's values (nil for a button) in the last state sent
-	modals  map[string]bool     // the forms offered since the last state
+	modals  map[string]string   // a form offered -> the button that asked for it
 	wmu     sync.Mutex          // one writer of the connection at a time (the writer, or close)
 }
 
@@ -88,7 +88,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader has answered
 	}
 	k := &socket{s: s, conn: conn, out: make(chan []byte, answersQueue), refresh: make(chan struct{}, 1),
-		done: make(chan struct{}), offered: map[string][]string{}, modals: map[string]bool{}}
+		done: make(chan struct{}), offered: map[string][]string{}, modals: map[string]string{}}
 	conn.SetReadLimit(maxFrame)
 	s.mu.Lock()
 	if s.closed {
@@ -185,6 +185,9 @@ func (k *socket) act(f inFrame) bool {
 		if a.Fields == nil {
 			a.Fields = map[string]string{}
 		}
+		k.mu.Lock()
+		delete(k.modals, f.ID) // a form is submitted once
+		k.mu.Unlock()
 	}
 	k.acting.Add(1)
 	defer func() {
@@ -203,7 +206,7 @@ func (k *socket) act(f inFrame) bool {
 	}
 	if res.Modal != nil {
 		k.mu.Lock()
-		k.modals[res.Modal.ID] = true
+		k.modals[res.Modal.ID] = f.ID
 		k.mu.Unlock()
 		raw, _ := json.Marshal(map[string]any{"type": "modal", "nonce": f.Nonce, "modal": res.Modal})
 		return k.queue(raw)
@@ -213,12 +216,14 @@ func (k *socket) act(f inFrame) bool {
 
 // offers reports whether the last state sent offered what the frame acts on: a button
 // or select of the table or the panel (and for a select, values among its options), or
-// a form the page was asked to fill in.
+// a form the page was asked to fill in, while the button that asked for it is offered.
 func (k *socket) offers(f inFrame) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if f.Type == "submit" {
-		return k.modals[f.ID]
+		ask, ok := k.modals[f.ID]
+		_, still := k.offered[ask]
+		return ok && still
 	}
 	values, ok := k.offered[f.ID]
 	if !ok {
@@ -345,7 +350,6 @@ func (k *socket) state() ([]byte, error) {
 	}
 	k.mu.Lock()
 	k.offered = offered
-	k.modals = map[string]bool{}
 	k.mu.Unlock()
 	return json.Marshal(struct {
 		Type string `json:"type"`
