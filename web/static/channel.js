@@ -4,15 +4,16 @@
 // markdown-lite that the table's and the panel's text lines use (renderLines).
 
 // renderLines writes Discord markdown-lite lines into el as DOM nodes (never as HTML):
-// "## heading", "**bold**", "*italic*", "`code`", timestamps <t:…:R> as relative time in
+// "## heading", "-# small print", "**bold**", "*italic*", "`code`", timestamps <t:…:R> as relative time in
 // lang, mentions and custom emoji as plain words.
 export function renderLines(el, lines, lang) {
   el.replaceChildren();
   for (const line of lines || []) {
     const m = /^(#{1,3})\s+(.*)$/.exec(line);
+    const sub = /^-#\s+(.*)$/.exec(line);
     const node = document.createElement(m ? "h" + Math.min(m[1].length + 2, 6) : "p");
-    node.className = m ? "md-h" : "md-p";
-    inline(node, m ? m[2] : line, lang);
+    node.className = m ? "md-h" : sub ? "md-p md-sub" : "md-p";
+    inline(node, m ? m[2] : sub ? sub[1] : line, lang);
     if (!m && line.trim() === "") node.classList.add("md-gap");
     el.append(node);
   }
