@@ -164,6 +164,8 @@ class Connection {
         this.pending.delete(msg.nonce);
         this.handlers[msg.type](msg);
       } else if (msg.type === "error") {
+        // A refused action (rate limited, not offered) is answered for good.
+        if (msg.nonce) this.pending.delete(msg.nonce);
         this.handlers.error(msg);
       }
     };
@@ -397,14 +399,16 @@ function toast(text, ok) {
   setTimeout(() => el.remove(), ok ? 5000 : 8000);
 }
 
-let announceTimer = 0;
+// announce adds a line to the live region. Lines are added, not replaced, so a state
+// that follows at once does not cut off the one before it; old lines leave quietly.
 function announce(text) {
   if (!text) return;
   const el = $("announce");
-  // Clearing first makes a repeated sentence be read again.
-  el.textContent = "";
-  clearTimeout(announceTimer);
-  announceTimer = setTimeout(() => (el.textContent = text), 50);
+  const p = document.createElement("p");
+  p.textContent = text;
+  el.append(p);
+  while (el.children.length > 4) el.firstElementChild.remove();
+  setTimeout(() => p.remove(), 15000);
 }
 
 // openModal shows a form for the inputs and calls submit with {input id: value}.
