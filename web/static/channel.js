@@ -120,6 +120,8 @@ export class Channel {
     this.addButton = root.querySelector("#add-player");
     this.last = "";
     this.timer = 0;
+    this.loading = false;
+    this.again = false;
     this.addButton.addEventListener("click", () => this.addPlayer());
   }
 
@@ -133,7 +135,14 @@ export class Channel {
 
   // refresh loads the channel now and again every few seconds; a state change calls it
   // too, so a click shows its effect at once.
+  // One load at a time: a refresh asked for meanwhile runs right after it, so there
+  // is never more than one poll loop.
   async refresh() {
+    if (this.loading) {
+      this.again = true;
+      return;
+    }
+    this.loading = true;
     clearTimeout(this.timer);
     try {
       const res = await fetch("demo/channel?user=" + encodeURIComponent(this.user), { cache: "no-store" });
@@ -142,6 +151,12 @@ export class Channel {
       // The next poll tries again; the socket's own status tells the member about outages.
     }
     refreshTimes(this.list);
+    this.loading = false;
+    if (this.again) {
+      this.again = false;
+      this.refresh();
+      return;
+    }
     this.timer = setTimeout(() => this.refresh(), 3000);
   }
 
