@@ -23,8 +23,9 @@
 // region. The page loads nothing from any other host and has no build step.
 //
 // Hooks for browser tests: #seats (other players), #my-hands .card .sr-only (the
-// member's cards in words), buttons and selects by data-focus-key ("p:" + custom id in
-// the panel, "t:" in the table's row, "ch:<message>:" in the demo channel), #modal (the
+// member's cards in words), buttons by data-focus-key ("p:" + custom id in the panel,
+// "t:" in the table's row, "ch:<message>:" in the demo channel; a short select's options
+// are buttons keyed "<key>=<value>", a long one a <select> with a Choose button), #modal (the
 // amount form), #toasts, #announce (the live region), #status ("Reconnecting…"),
 // #add-player and #channel-messages.
 //

@@ -39,7 +39,7 @@ func TestSDKBundleMatchesItsSources(t *testing.T) {
 		b, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s %v:\n%s", name, args, b)
 	}
-	run(npm, "ci", "--no-audit", "--no-fund")
+	run(npm, "ci", "--prefer-offline", "--no-audit", "--no-fund")
 	run(node, "build.mjs", out)
 
 	for _, name := range []string{"discord-sdk.js", "LICENSES.txt"} {

@@ -164,6 +164,8 @@ class Connection {
         this.pending.delete(msg.nonce);
         this.handlers[msg.type](msg);
       } else if (msg.type === "error") {
+        // A refused action (rate limited, not offered) is answered for good.
+        if (msg.nonce) this.pending.delete(msg.nonce);
         this.handlers.error(msg);
       }
     };
@@ -234,9 +236,12 @@ function svgUse(id, cls) {
 
 // cardEl draws one card as a list item whose only readable text is the card in words;
 // the corners and the pip are pictures hidden from screen readers.
-function cardEl(c) {
+function cardEl(c, key) {
   const el = document.createElement("li");
   el.className = "card";
+  // Only a card that was not there before slides in; the rest are redrawn still.
+  dealt.add(key);
+  if (!shown.has(key)) el.classList.add("card-new");
   const name = document.createElement("span");
   name.className = "sr-only";
   name.textContent = cardLabel(c);
@@ -260,7 +265,12 @@ function cardEl(c) {
   return el;
 }
 
-function handEl(hand, index, count) {
+// shown holds the cards drawn by the last state, dealt those of the state being drawn,
+// each as seat|hand|position|card.
+let shown = new Set();
+let dealt = new Set();
+
+function handEl(hand, index, count, seat) {
   const box = document.createElement("div");
   box.className = "hand";
   if (hand.turn) box.classList.add("hand-turn");
@@ -274,7 +284,7 @@ function handEl(hand, index, count) {
   const cards = document.createElement("ul");
   cards.className = "cards";
   cards.setAttribute("aria-label", t("web.cards"));
-  for (const c of hand.cards || []) cards.append(cardEl(c));
+  (hand.cards || []).forEach((c, i) => cards.append(cardEl(c, `${seat}|${index}|${i}|${c.card || ""}`)));
   box.append(cards);
   const notes = [hand.stake_text, hand.result].filter(Boolean);
   if (notes.length) {
@@ -397,14 +407,16 @@ function toast(text, ok) {
   setTimeout(() => el.remove(), ok ? 5000 : 8000);
 }
 
-let announceTimer = 0;
+// announce adds a line to the live region. Lines are added, not replaced, so a state
+// that follows at once does not cut off the one before it; old lines leave quietly.
 function announce(text) {
   if (!text) return;
   const el = $("announce");
-  // Clearing first makes a repeated sentence be read again.
-  el.textContent = "";
-  clearTimeout(announceTimer);
-  announceTimer = setTimeout(() => (el.textContent = text), 50);
+  const p = document.createElement("p");
+  p.textContent = text;
+  el.append(p);
+  while (el.children.length > 4) el.firstElementChild.remove();
+  setTimeout(() => p.remove(), 15000);
 }
 
 // openModal shows a form for the inputs and calls submit with {input id: value}.
@@ -493,6 +505,7 @@ function render(state) {
   $("no-table").hidden = !!table;
   $("no-table").textContent = table ? "" : t("web.no_table");
 
+  dealt = new Set();
   drawPots(table);
   drawSeats(table);
   renderLines($("table-text"), table?.text, intlLang());
@@ -502,13 +515,15 @@ function render(state) {
   $("mine-label").textContent = mine?.turn ? t("web.your_turn") : t("web.your_hand");
   $("mine").classList.toggle("turn", !!mine?.turn);
   const hands = $("my-hands");
-  hands.replaceChildren(...(mine?.hands || []).map((h, i, all) => handEl(h, i, all.length)));
+  hands.replaceChildren(...(mine?.hands || []).map((h, i, all) => handEl(h, i, all.length, mine.name)));
   if (mine && !mine.hands?.length) {
     const p = document.createElement("p");
     p.className = "hand-note";
     p.textContent = t("web.no_cards");
     hands.append(p);
   }
+
+  shown = dealt;
 
   const panel = state.panel;
   $("panel").hidden = !panel;
@@ -557,7 +572,7 @@ function drawSeats(table) {
     if (seat.turn) name.append(" ", badge(table.labels?.turn, "badge-turn"));
     li.append(name);
     const all = seat.hands || [];
-    all.forEach((h, i) => li.append(handEl(h, i, all.length)));
+    all.forEach((h, i) => li.append(handEl(h, i, all.length, seat.name)));
     list.append(li);
   }
 }

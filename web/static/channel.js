@@ -4,15 +4,16 @@
 // markdown-lite that the table's and the panel's text lines use (renderLines).
 
 // renderLines writes Discord markdown-lite lines into el as DOM nodes (never as HTML):
-// "## heading", "**bold**", "*italic*", "`code`", timestamps <t:…:R> as relative time in
+// "## heading", "-# small print", "**bold**", "*italic*", "`code`", timestamps <t:…:R> as relative time in
 // lang, mentions and custom emoji as plain words.
 export function renderLines(el, lines, lang) {
   el.replaceChildren();
   for (const line of lines || []) {
     const m = /^(#{1,3})\s+(.*)$/.exec(line);
+    const sub = /^-#\s+(.*)$/.exec(line);
     const node = document.createElement(m ? "h" + Math.min(m[1].length + 2, 6) : "p");
-    node.className = m ? "md-h" : "md-p";
-    inline(node, m ? m[2] : line, lang);
+    node.className = m ? "md-h" : sub ? "md-p md-sub" : "md-p";
+    inline(node, m ? m[2] : sub ? sub[1] : line, lang);
     if (!m && line.trim() === "") node.classList.add("md-gap");
     el.append(node);
   }
@@ -119,6 +120,8 @@ export class Channel {
     this.addButton = root.querySelector("#add-player");
     this.last = "";
     this.timer = 0;
+    this.loading = false;
+    this.again = false;
     this.addButton.addEventListener("click", () => this.addPlayer());
   }
 
@@ -132,7 +135,14 @@ export class Channel {
 
   // refresh loads the channel now and again every few seconds; a state change calls it
   // too, so a click shows its effect at once.
+  // One load at a time: a refresh asked for meanwhile runs right after it, so there
+  // is never more than one poll loop.
   async refresh() {
+    if (this.loading) {
+      this.again = true;
+      return;
+    }
+    this.loading = true;
     clearTimeout(this.timer);
     try {
       const res = await fetch("demo/channel?user=" + encodeURIComponent(this.user), { cache: "no-store" });
@@ -141,6 +151,12 @@ export class Channel {
       // The next poll tries again; the socket's own status tells the member about outages.
     }
     refreshTimes(this.list);
+    this.loading = false;
+    if (this.again) {
+      this.again = false;
+      this.refresh();
+      return;
+    }
     this.timer = setTimeout(() => this.refresh(), 3000);
   }
 
