@@ -147,8 +147,7 @@ func TestSpectatorSocketNeverCarriesAFaceDownCard(t *testing.T) {
 func TestForgedSessionIsRefusedOnTheSocket(t *testing.T) {
 	s := openStack(t, nil)
 	page := openTab(t, s, "alice")
-	var got forgedResult
-	got = eval[forgedResult](page, `(async () => {
+	got := eval[forgedResult](page, `(async () => {
 		const r = await fetch("api/session", {method: "POST", headers: {"content-type": "application/json"},
 			body: JSON.stringify({code: "mock_code", instance_id: "123456789012345678", user: "alice"})});
 		const token = (await r.json()).session;
