@@ -68,10 +68,10 @@ type Demo struct {
 	log  *slog.Logger
 
 	mu      sync.Mutex
-	names   map[string]string // member id -> name, for the channel view's mentions
-	ids     map[string]string // folded name -> member id
-	seats   []*seat           // the Dealer first, then the scripted players in the order they sat
-	modals  map[string]*discordtest.Response
+	names   map[string]string                // member id -> name, for the channel view's mentions
+	ids     map[string]string                // folded name -> member id
+	seats   []*seat                          // the Dealer first, then the scripted players in the order they sat
+	modals  map[string]*discordtest.Response // member id -> the click that opened their form
 	stop    context.CancelFunc
 	stopped chan struct{}
 }

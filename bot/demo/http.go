@@ -41,6 +41,9 @@ type Message struct {
 	Private    bool             `json:"private"`
 }
 
+// maxEphemerals is how many of a member's latest ephemeral replies the channel view shows.
+const maxEphemerals = 10
+
 // serveChannel is GET /demo/channel?user=NAME: the channel's public messages and
 // NAME's own ephemeral ones, oldest first.
 func (d *Demo) serveChannel(w http.ResponseWriter, r *http.Request) {
@@ -56,11 +59,18 @@ func (d *Demo) serveChannel(w http.ResponseWriter, r *http.Request) {
 	msgs := d.fake.Messages(d.cfg.Channel)
 	private := map[string]bool{}
 	if user != "" {
+		var mine []*discordgo.Message
 		for _, m := range d.fake.Ephemerals(user) {
 			if m.ChannelID == d.cfg.Channel {
-				msgs = append(msgs, m)
-				private[m.ID] = true
+				mine = append(mine, m)
 			}
+		}
+		// Discord's client forgets ephemeral replies on a reload; the view keeps the
+		// latest few, so that a long game does not grow every poll.
+		mine = mine[max(0, len(mine)-maxEphemerals):]
+		for _, m := range mine {
+			msgs = append(msgs, m)
+			private[m.ID] = true
 		}
 	}
 	// Snowflakes grow with time: their order is the order the messages were made in.
@@ -203,8 +213,9 @@ func (d *Demo) serveClick(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if resp.Modal != nil {
+		// One form open per member, as in Discord's client: a new one replaces the last.
 		d.mu.Lock()
-		d.modals[user+"/"+resp.Modal.CustomID] = resp
+		d.modals[user] = resp
 		d.mu.Unlock()
 		writeJSON(w, http.StatusOK, map[string]any{"modal": modalOf(resp.Modal)})
 		return
@@ -238,10 +249,13 @@ func (d *Demo) serveSubmit(w http.ResponseWriter, r *http.Request) {
 		d.refuse(w, http.StatusBadRequest, "demo.bad_name")
 		return
 	}
-	key := user + "/" + b.ID
 	d.mu.Lock()
-	from := d.modals[key]
-	delete(d.modals, key)
+	from := d.modals[user]
+	if from != nil && from.Modal.CustomID == b.ID {
+		delete(d.modals, user)
+	} else {
+		from = nil
+	}
 	d.mu.Unlock()
 	if from == nil {
 		d.refuse(w, http.StatusConflict, "demo.form_closed")

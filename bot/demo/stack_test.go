@@ -295,3 +295,20 @@ func TestABadNameIsRefusedInWords(t *testing.T) {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&e))
 	assert.NotEmpty(t, e["error"])
 }
+
+// The view keeps a member's latest ephemeral replies only, as Discord's client drops
+// them on a reload: the table message stays, however many replies came.
+func TestChannelViewKeepsOnlyTheLatestReplies(t *testing.T) {
+	s := openStack(t, nil)
+	_, err := s.Demo.Member(context.Background(), "alice")
+	require.NoError(t, err)
+	for range 12 {
+		press(t, s, demo.MemberID("alice"), view.KindRules)
+	}
+	v := getChannel(t, s, "alice")
+	require.Len(t, v.Messages, 1+10)
+	assert.False(t, v.Messages[0].Private, "the table message first")
+	for _, m := range v.Messages[1:] {
+		assert.True(t, m.Private)
+	}
+}
