@@ -193,15 +193,12 @@ type clickBody struct {
 // serveClick is POST /demo/click: a member presses a button or chooses in a select.
 func (d *Demo) serveClick(w http.ResponseWriter, r *http.Request) {
 	var b clickBody
-	if !d.readJSON(w, r, &b) {
-		return
-	}
-	user, err := d.Member(r.Context(), b.User)
-	if err != nil {
-		d.refuse(w, http.StatusBadRequest, "demo.bad_name")
+	user, ok := d.actor(w, r, &b, &b.User)
+	if !ok {
 		return
 	}
 	var resp *discordtest.Response
+	var err error
 	if b.Values != nil {
 		resp, err = d.fake.Select(d.cfg.Channel, b.Message, user, b.ID, *b.Values)
 	} else {
@@ -241,12 +238,8 @@ type submitBody struct {
 // serveSubmit is POST /demo/submit: a member sends the form a click opened.
 func (d *Demo) serveSubmit(w http.ResponseWriter, r *http.Request) {
 	var b submitBody
-	if !d.readJSON(w, r, &b) {
-		return
-	}
-	user, err := d.Member(r.Context(), b.User)
-	if err != nil {
-		d.refuse(w, http.StatusBadRequest, "demo.bad_name")
+	user, ok := d.actor(w, r, &b, &b.User)
+	if !ok {
 		return
 	}
 	d.mu.Lock()
@@ -300,6 +293,20 @@ func (d *Demo) serveSeats(w http.ResponseWriter, r *http.Request) {
 // refuse answers {"error": words} in the demo members' language.
 func (d *Demo) refuse(w http.ResponseWriter, status int, key string) {
 	writeJSON(w, status, map[string]string{"error": d.cat.T(i18n.Choose("", "en-US"), key)})
+}
+
+// actor reads a request's JSON body into v and finds the member named by *name (a field
+// of v) as it was read.
+func (d *Demo) actor(w http.ResponseWriter, r *http.Request, v any, name *string) (string, bool) {
+	if !d.readJSON(w, r, v) {
+		return "", false
+	}
+	id, err := d.Member(r.Context(), *name)
+	if err != nil {
+		d.refuse(w, http.StatusBadRequest, "demo.bad_name")
+		return "", false
+	}
+	return id, true
 }
 
 // maxBody bounds a request body: the largest is a form's fields.
