@@ -110,13 +110,28 @@ func OpenStack(ctx context.Context, cfg StackConfig) (_ *Stack, err error) {
 	return s, nil
 }
 
-// start opens the store, starts the bot on it and serves the page on the stack's
-// address (the same one again after a restart).
-func (s *Stack) start(ctx context.Context) error {
+// start listens on the stack's address (the same one again after a restart), opens the
+// store, starts the bot on it and serves the page. On an error it undoes what it did.
+func (s *Stack) start(ctx context.Context) (err error) {
+	var undo []func()
+	defer func() {
+		if err != nil {
+			for i := len(undo) - 1; i >= 0; i-- {
+				undo[i]()
+			}
+		}
+	}()
+	// The address first: one that is taken fails at once, before the bot connects.
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return err
+	}
+	undo = append(undo, func() { _ = ln.Close() })
 	st, err := store.Open(ctx, filepath.Join(s.cfg.Dir, "pontoon.db"))
 	if err != nil {
 		return err
 	}
+	undo = append(undo, func() { _ = st.Close() })
 	opts := bot.Options{Token: config.Secret(s.Fake.Token), APIURL: s.Fake.URL(), StartingChips: 1000, DailyAmount: 200,
 		Activity: true, Logger: s.log}
 	if s.cfg.Bot != nil {
@@ -124,34 +139,25 @@ func (s *Stack) start(ctx context.Context) error {
 	}
 	b, err := bot.New(st, opts)
 	if err != nil {
-		_ = st.Close()
 		return err
 	}
-	if err := b.Start(ctx); err != nil {
-		_ = b.Close()
-		_ = st.Close()
+	undo = append(undo, func() { _ = b.Close() })
+	if err = b.Start(ctx); err != nil {
 		return err
 	}
 	act, err := activity.New(activity.Config{ClientID: s.Fake.AppID, ClientSecret: s.secret, APIURL: s.Fake.URL(),
 		BotToken: s.Fake.Token, SessionTTL: s.cfg.SessionTTL, Log: s.log,
 		Demo: &activity.Demo{Guild: s.Demo.Guild(), Channel: s.Demo.Channel(), Member: s.Demo.Member}}, b)
 	if err != nil {
-		_ = b.Close()
-		_ = st.Close()
 		return err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/demo/", s.Demo.Handler())
 	mux.Handle("/", act.Handler())
-	ln, err := net.Listen("tcp", s.addr)
-	if err != nil {
-		act.Close()
-		_ = b.Close()
-		_ = st.Close()
-		return err
+	if s.URL == "" {
+		s.addr = ln.Addr().String()
+		s.URL = "http://" + s.addr + "/"
 	}
-	s.addr = ln.Addr().String()
-	s.URL = "http://" + s.addr + "/"
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -311,4 +312,15 @@ func TestChannelViewKeepsOnlyTheLatestReplies(t *testing.T) {
 	for _, m := range v.Messages[1:] {
 		assert.True(t, m.Private)
 	}
+}
+
+// A page address already taken is an error from OpenStack, with nothing left running.
+func TestATakenAddressIsRefused(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	s, err := demo.OpenStack(context.Background(), demo.StackConfig{Dir: t.TempDir(), Listen: ln.Addr().String()})
+	require.Error(t, err)
+	assert.Nil(t, s)
+	assert.Contains(t, err.Error(), "address already in use")
 }
