@@ -314,7 +314,7 @@ func TestChannelViewKeepsOnlyTheLatestReplies(t *testing.T) {
 	}
 }
 
-// A page address already taken is an error from OpenStack, with nothing left running.
+// A page address already taken is an error from OpenStack, not a stack without a page.
 func TestATakenAddressIsRefused(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
