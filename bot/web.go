@@ -195,10 +195,10 @@ func (b *Bot) WebState(ctx context.Context, v Viewer) (WebState, error) {
 		}
 		return st, err
 	}
-	s, ok := b.pub.snapshot(ctx, t)
-	if !ok {
-		return st, errors.New("bot: table not read; try again")
-	}
+	// The copy in memory, with no hold: every page of the table reads it after each
+	// change, and on replicas that share tables pollWatched has just brought it up to
+	// date under the table's hold before it tells them, so a page costs no lease.
+	s := t.Snapshot()
 	if s.Closed {
 		return st, nil
 	}

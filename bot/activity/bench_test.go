@@ -13,10 +13,16 @@ import (
 
 // BenchmarkFanOut50Pages: 50 members' pages watch one table; a member clicks Join or
 // Leave in Discord; each page's time from the click to the new state on its socket.
-// Reports p50 and p99 over every page of every click.
+// Reports p50 and p99 over every page of every click. "stalled" adds a 51st page that
+// signs in and then never reads its socket: the others must not wait for it.
 //
-//	go test -run '^$' -bench FanOut50Pages -benchtime 100x ./bot/activity/
+//	go test -run '^$' -bench FanOut50Pages -benchtime 300x ./bot/activity/
 func BenchmarkFanOut50Pages(b *testing.B) {
+	b.Run("all-reading", func(b *testing.B) { fanOut(b, false) })
+	b.Run("one-stalled", func(b *testing.B) { fanOut(b, true) })
+}
+
+func fanOut(b *testing.B, stalled bool) {
 	const pages = 50
 	h := newHarness(b, nil)
 	h.openTable()
@@ -36,7 +42,13 @@ func BenchmarkFanOut50Pages(b *testing.B) {
 		p.waitState("the table", func(st *state) bool { return st.Table != nil })
 		ps = append(ps, p)
 	}
-	// Each page's frames, drained from here on.
+	if stalled {
+		conn, _, err := h.dial(h.http.URL)
+		require.NoError(b, err)
+		b.Cleanup(func() { _ = conn.Close() })
+		require.NoError(b, conn.WriteJSON(map[string]string{"type": "hello", "session": h.session(carol)}))
+		// and never a read
+	}
 	var lat []time.Duration
 	b.ResetTimer()
 	for i := range b.N {
