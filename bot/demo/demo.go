@@ -114,13 +114,23 @@ func (d *Demo) Channel() string { return d.cfg.Channel }
 // ErrBadName refuses a member name the demo does not take.
 var ErrBadName = errors.New("demo: a name is 1 to 32 letters, digits, spaces, dots, dashes or underscores")
 
+// ErrScriptedName refuses a person the name of a scripted player: they would play the
+// same seat as the script.
+var ErrScriptedName = errors.New("demo: that name is a scripted player's")
+
 // Member adds a member of the demo's server by name, or finds the one added before:
 // the same name (in any case) is always the same member, with the same id, also in
-// another run of the demo.
+// another run of the demo. It is how people join; the scripted players' names are
+// theirs alone.
 func (d *Demo) Member(_ context.Context, name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if !validName(name) {
 		return "", ErrBadName
+	}
+	for _, n := range append([]string{DealerName}, ScriptedNames...) {
+		if strings.EqualFold(n, name) {
+			return "", ErrScriptedName
+		}
 	}
 	return d.add(name, 0), nil
 }

@@ -51,7 +51,7 @@ func (d *Demo) serveChannel(w http.ResponseWriter, r *http.Request) {
 	if name := r.URL.Query().Get("user"); name != "" {
 		id, err := d.Member(r.Context(), name)
 		if err != nil {
-			d.refuse(w, http.StatusBadRequest, "demo.bad_name")
+			d.refuseName(w, err)
 			return
 		}
 		user = id
@@ -303,10 +303,19 @@ func (d *Demo) actor(w http.ResponseWriter, r *http.Request, v any, name *string
 	}
 	id, err := d.Member(r.Context(), *name)
 	if err != nil {
-		d.refuse(w, http.StatusBadRequest, "demo.bad_name")
+		d.refuseName(w, err)
 		return "", false
 	}
 	return id, true
+}
+
+// refuseName words Member's refusal of a name.
+func (d *Demo) refuseName(w http.ResponseWriter, err error) {
+	if errors.Is(err, ErrScriptedName) {
+		d.refuse(w, http.StatusBadRequest, "demo.scripted_name")
+		return
+	}
+	d.refuse(w, http.StatusBadRequest, "demo.bad_name")
 }
 
 // maxBody bounds a request body: the largest is a form's fields.

@@ -324,3 +324,19 @@ func TestATakenAddressIsRefused(t *testing.T) {
 	assert.Nil(t, s)
 	assert.Contains(t, err.Error(), "address already in use")
 }
+
+// A person cannot take a scripted player's name: they would play the script's seat.
+func TestAScriptedPlayersNameIsNotAPersons(t *testing.T) {
+	s := openStack(t, nil)
+	for _, name := range []string{"Dealer", "ada"} {
+		_, err := s.Demo.Member(context.Background(), name)
+		assert.ErrorIs(t, err, demo.ErrScriptedName, name)
+		resp, err := http.Get(s.URL + "demo/channel?user=" + name)
+		require.NoError(t, err)
+		var e map[string]string
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&e))
+		resp.Body.Close()
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+		assert.Contains(t, e["error"], "scripted players", name)
+	}
+}
