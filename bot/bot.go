@@ -253,7 +253,7 @@ func (b *Bot) Start(ctx context.Context) error {
 	if b.appID == "" {
 		return errors.New("no application id: set discord.application_id or let READY carry it")
 	}
-	cmds, err := b.s.ApplicationCommandBulkOverwrite(b.appID, b.opt.GuildID, b.commands())
+	cmds, err := b.registerCommands()
 	if err != nil {
 		return fmt.Errorf("registering slash commands: %w", err)
 	}

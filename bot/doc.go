@@ -35,7 +35,9 @@
 //     answer and an edit drawn from an older state never overlap. Each accepted edit or
 //     answer records what the message was drawn from, and after a restart only the
 //     messages that do not show their table's state are drawn again (check).
-//   - commands.go: the slash command tree, localized from the catalog (package i18n).
+//   - commands.go: the slash command tree, localized from the catalog (package i18n),
+//     and its registration, which carries on the application's Entry Point command
+//     (Activities' Launch) that Discord will not let an overwrite remove.
 //   - picture.go: the table's picture on the public message (a new one at the deal, the
 //     banker's reveal and the settlement), rendered and uploaded by the publisher.
 //   - language.go: /pontoon language, a member's own language, which wins over their

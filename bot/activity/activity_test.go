@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 	"github.com/pontoon-bot/pontoon/bot/activity"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
@@ -516,4 +517,19 @@ func TestASocketWithoutHelloIsClosedAndAnExpiringSessionIsTold(t *testing.T) {
 	assert.Equal(t, "expired", f.Code)
 	<-p.closed
 	assert.EqualValues(t, 4001, p.code.Load())
+}
+
+// The application's Entry Point command, which Discord creates when Activities are
+// enabled and which opens the page from the App Launcher, survives the bot's
+// registration of /pontoon: Discord refuses an overwrite that would remove it.
+func TestStartKeepsTheEntryPointCommand(t *testing.T) {
+	h := newHarness(t, nil)
+	names := map[string]discordgo.ApplicationCommandType{}
+	for _, c := range h.fake.Commands("") {
+		names[c.Name] = c.Type
+	}
+	assert.Equal(t, map[string]discordgo.ApplicationCommandType{"pontoon": discordgo.ChatApplicationCommand, "launch": 4}, names)
+	h.restart()
+	assert.Len(t, h.fake.Commands(""), 2)
+	assert.Empty(t, h.fake.Failures())
 }

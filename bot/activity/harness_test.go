@@ -78,6 +78,7 @@ func newHarness(t testing.TB, mod func(*activity.Config)) *harness {
 	fake.AddMember(guildID, bob, "bob", 0, "en-US")
 	fake.AddMember(guildID, carol, "carol", 0, "en-US")
 	fake.AddActivityInstance(instance, guildID, channelID, alice, bob, carol)
+	fake.EnableActivities() // as the Developer Portal does for an Activity: its Entry Point command
 	logs := &logBuffer{}
 	h := &harness{t: t, fake: fake, dbPath: filepath.Join(t.TempDir(), "pontoon.db"), logs: logs,
 		log: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}

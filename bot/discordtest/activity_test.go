@@ -138,3 +138,34 @@ func TestOAuthCodeIsExchangedOnceWithTheClientSecret(t *testing.T) {
 	assert.Empty(t, srv.Failures(), "refusals the test provokes are not failures")
 	assert.True(t, strings.HasPrefix(srv.Requests()[0].Route, "POST /oauth2/token"))
 }
+
+// With Activities enabled the app has an Entry Point command (type 4), which a bulk
+// overwrite must carry on (50240 otherwise), only globally, with a handler.
+func TestABulkOverwriteMustKeepTheEntryPointCommand(t *testing.T) {
+	srv := discordtest.New(t)
+	populate(srv)
+	s := newSession(t, srv)
+	srv.EnableActivities()
+	ep := discordgo.EndpointApplicationGlobalCommands(srv.AppID)
+	pontoon := map[string]any{"name": "pontoon", "description": "Play", "type": 1}
+	launch := map[string]any{"name": "launch", "description": "Launch an activity", "type": 4, "handler": 2}
+
+	_, err := s.RequestWithBucketID("PUT", ep, []any{pontoon}, ep)
+	_, code := restCode(t, err)
+	assert.Equal(t, 50240, code)
+
+	_, err = s.RequestWithBucketID("PUT", ep, []any{pontoon, launch}, ep)
+	require.NoError(t, err)
+	assert.Len(t, srv.Commands(""), 2)
+
+	guildEP := discordgo.EndpointApplicationGuildCommands(srv.AppID, guildID)
+	_, err = s.RequestWithBucketID("PUT", guildEP, []any{launch}, guildEP)
+	status, _ := restCode(t, err)
+	assert.Equal(t, 400, status, "an Entry Point command is global")
+
+	noHandler := map[string]any{"name": "launch", "description": "Launch", "type": 4}
+	_, err = s.RequestWithBucketID("PUT", ep, []any{pontoon, noHandler}, ep)
+	status, _ = restCode(t, err)
+	assert.Equal(t, 400, status, "an Entry Point command names its handler")
+	srv.ClearFailures()
+}

@@ -110,7 +110,9 @@
 // Discord's locales (see Locales) with the same rules as the field; 8000
 // characters per command; 100 chat, 15 user and 15 message commands per
 // scope, names unique per type. Guild commands need a guild the app is in
-// (403 code 50001 otherwise).
+// (403 code 50001 otherwise). EnableActivities creates Discord's default Entry
+// Point command (type 4, "launch", handler 2); one at most, global only, with a
+// handler of 1 or 2, and a bulk overwrite that leaves it out is 400 code 50240.
 //
 // Where Discord's OpenAPI spec is found (WithOpenAPI, the environment
 // variable PONTOON_DISCORD_OPENAPI, or shared/discord/openapi.json in the
