@@ -202,7 +202,8 @@ type Bot struct {
 	lang    *languages
 	mlang   *memberLanguages
 	pics    pictures
-	names   *lru.Cache[string, [2]string] // guild + "/" + member -> {name, username}, for the picture
+	names   *lru.Cache[string, [2]string] // guild + "/" + member -> {name, username}, for the picture and the page
+	lookups *nameLookups                  // names asked of Discord (names.go)
 	seen    seenIDs
 	hints   *lru.Cache[string, sim.Result] // rule set and table size -> fair-price hint simulated (fair.go)
 	sims    *oddsGate                      // one odds simulation at a time, a rate per server (odds.go)
@@ -227,7 +228,7 @@ func New(st *store.Store, opt Options) (*Bot, error) {
 	b := &Bot{opt: opt, economy: st, history: st, stats: st, fair: st, applied: st, drawn: st, prune: st, identify: st,
 		cat: cat, view: view.New(cat), log: opt.Logger, appID: opt.AppID,
 		stop: make(chan struct{}), sharing: sh != nil, work: newWorkers(),
-		names: newCache[string, [2]string](opt.CacheEntries), hints: newCache[string, sim.Result](opt.CacheEntries),
+		names: newCache[string, [2]string](opt.CacheEntries), lookups: newNameLookups(opt.CacheEntries), hints: newCache[string, sim.Result](opt.CacheEntries),
 		pics: pictures{m: newCache[int64, picState](opt.CacheEntries)}, sims: newOddsGate(opt.OddsPerHour, opt.CacheEntries)}
 	b.tables = table.NewManager(table.StoresOf(st), table.Options{StartingChips: opt.StartingChips, MaxSeats: opt.MaxSeats,
 		OfferTTL: opt.OfferTTL, BidWindow: opt.BidWindow, Now: opt.Now, AfterFunc: opt.AfterFunc, Random: opt.Random, Deck: opt.Deck, Logger: opt.Logger,
@@ -258,6 +259,7 @@ func (b *Bot) Start(ctx context.Context) error {
 		return fmt.Errorf("registering slash commands: %w", err)
 	}
 	b.setCommandID(cmds)
+	b.lookups.start()
 	go b.pruneLoop()
 	if b.sharing {
 		go b.pollWatched()
@@ -281,6 +283,7 @@ func (b *Bot) Close() error {
 		close(b.stop)
 	}
 	b.pub.close()
+	b.lookups.close()
 	return b.disconnect()
 }
 

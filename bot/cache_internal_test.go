@@ -45,7 +45,7 @@ func TestMemberLanguagesStayBoundedAndRight(t *testing.T) {
 
 // Members' names past the cache's size: the cache stays at its size and keeps the names
 // seen last, which the picture shows; a name it let go is shown as the picture shows an
-// unknown member's until the member's next interaction.
+// unknown member's until it is had again (names.go).
 func TestMemberNamesStayBounded(t *testing.T) {
 	b := boundedBot(t, 3)
 	for i := range 10 {
@@ -54,7 +54,7 @@ func TestMemberNamesStayBounded(t *testing.T) {
 			User: &discordgo.User{ID: id, Username: "user" + id[len(id)-2:]}}})
 		assert.LessOrEqual(t, b.names.Len(), 3)
 	}
-	names := b.memberName("1")
+	names := b.memberName("1", "")
 	name, user, ok := names("300000000000000009")
 	require.True(t, ok, "a name seen last is kept")
 	assert.Equal(t, [2]string{"nick09", "user09"}, [2]string{name, user})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync"
 
-	"github.com/bwmarrin/discordgo"
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/table"
@@ -69,42 +68,6 @@ func (b *Bot) publicTable(s *table.Snapshot, m view.Message) view.Message {
 	return m
 }
 
-// memberName is a member's name for the picture, as their last interaction showed it.
-func (b *Bot) memberName(guild string) view.Names {
-	return func(member string) (string, string, bool) {
-		n, ok := b.names.Get(guild + "/" + member)
-		if !ok {
-			return "", "", false
-		}
-		return n[0], n[1], true
-	}
-}
-
-// noteName remembers the name an interaction shows for its member: their server
-// nickname, else their display name, else their username (the picture's fallback).
-func (b *Bot) noteName(i *discordgo.Interaction) {
-	if i.Member == nil || i.Member.User == nil || i.GuildID == "" {
-		return
-	}
-	u := i.Member.User
-	name := i.Member.Nick
-	if name == "" {
-		name = u.GlobalName
-	}
-	if name == "" {
-		name = u.Username
-	}
-	fallback := u.Username
-	if fallback == "" {
-		fallback = name
-	}
-	key := i.GuildID + "/" + u.ID
-	if v, ok := b.names.Get(key); ok && v == [2]string{name, fallback} {
-		return
-	}
-	b.names.Add(key, [2]string{name, fallback})
-}
-
 // editTable edits a table's public message to m, the snapshot's rendering, attaching a
 // new picture when the round has reached a new moment since the last one. It returns
 // nil once the message shows m.
@@ -113,7 +76,7 @@ func (p *publisher) editTable(ctx context.Context, s *table.Snapshot, lang strin
 	st := b.pics.get(s.ID, s.MessageID)
 	if moment := view.PictureMoment(s); moment != "" && moment != st.moment {
 		st.moment = moment // tried once per moment: a failure is not retried on every edit
-		pic, err := picture.Render(b.view.Picture(lang, s, b.memberName(s.Guild), ""))
+		pic, err := picture.Render(b.view.Picture(lang, s, b.memberName(s.Guild, s.Channel), ""))
 		if err == nil {
 			err = p.editFiles(ctx, s.Channel, s.MessageID, withPicture(m, pic.Alt), []discordapi.Upload{{Name: picture.FileName,
 				ContentType: "image/png", Data: pic.PNG, Description: pic.Alt}})

@@ -212,7 +212,7 @@ func (b *Bot) WebState(ctx context.Context, v Viewer) (WebState, error) {
 			}
 		}
 		m := b.view.Panel(lang, &s, v.User, "", wallet)
-		st.Panel = &WebPanel{Text: b.webLines(v.Guild, lang, view.Text(m.Components)), Actions: webControls(m.Components)}
+		st.Panel = &WebPanel{Text: b.webLines(v.Guild, v.Channel, lang, view.Text(m.Components)), Actions: webControls(m.Components)}
 	}
 	return st, nil
 }
@@ -220,9 +220,9 @@ func (b *Bot) WebState(ctx context.Context, v Viewer) (WebState, error) {
 // webTable is the public table of s for member, in lang.
 func (b *Bot) webTable(lang string, s *table.Snapshot, member string) *WebTable {
 	m := b.view.Table(lang, s)
-	pt := b.view.Picture(lang, s, b.memberName(s.Guild), member)
+	pt := b.view.Picture(lang, s, b.memberName(s.Guild, s.Channel), member)
 	wt := &WebTable{ID: s.ID, Round: s.Round.Number, Title: pt.Labels.Title, Phase: pt.Labels.Phase,
-		Text: b.webLines(s.Guild, lang, view.Text(m.Components)), Bank: pt.Bank, Kitty: pt.Kitty, ShowKitty: pt.ShowKitty,
+		Text: b.webLines(s.Guild, s.Channel, lang, view.Text(m.Components)), Bank: pt.Bank, Kitty: pt.Kitty, ShowKitty: pt.ShowKitty,
 		Labels:  WebLabels{Banker: pt.Labels.Banker, Bank: pt.Labels.Bank, Kitty: pt.Labels.Kitty, Turn: pt.Labels.Turn},
 		Seats:   []WebSeat{},
 		Actions: []WebControl{}}
@@ -265,7 +265,7 @@ func (b *Bot) webTable(lang string, s *table.Snapshot, member string) *WebTable 
 		wt.Seats = append(wt.Seats, ws)
 	}
 	// Members seated since the round on show (or before any) sit with no hand yet.
-	names := b.memberName(s.Guild)
+	names := b.memberName(s.Guild, s.Channel)
 	for i, m := range s.Seats {
 		if shown[m] {
 			continue
@@ -321,8 +321,8 @@ var mentionRE = regexp.MustCompile(`<@!?([0-9]+)>`)
 // webLines is a message's text, one entry per line, with each member's mention
 // written as their name: the page has no Discord client to resolve it. Timestamps
 // (<t:unix:R>) stay for the page to count down.
-func (b *Bot) webLines(guild, lang, text string) []string {
-	names := b.memberName(guild)
+func (b *Bot) webLines(guild, channel, lang, text string) []string {
+	names := b.memberName(guild, channel)
 	text = mentionRE.ReplaceAllStringFunc(text, func(m string) string {
 		id := mentionRE.FindStringSubmatch(m)[1]
 		if name, _, ok := names(id); ok {
@@ -486,7 +486,7 @@ func (b *Bot) webResult(c *ictx) WebResult {
 		if t := view.Text(d.Components); t != "" {
 			lines = append(lines, t)
 		}
-		return WebResult{OK: true, Text: strings.Join(b.webLines(c.guild, c.lang, strings.Join(lines, "\n")), "\n")}
+		return WebResult{OK: true, Text: strings.Join(b.webLines(c.guild, c.channel, c.lang, strings.Join(lines, "\n")), "\n")}
 	}
 	return WebResult{OK: true, Text: c.note}
 }

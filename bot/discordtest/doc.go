@@ -38,6 +38,10 @@
 // and token, as Discord may after a resume or a retried POST: a second answer to it is
 // recorded as a failure.
 //
+// GET /guilds/{guild}/members/{user} answers a member AddMember added (no nick; the
+// username is also the global name); RemoveMember takes one out, as when they leave the
+// server, and the lookup is then 404 Unknown Member, a rejected request like any other.
+//
 // Messages, Message, Ephemerals, Attachments and EditCount show what members
 // now see; Requests lists every REST request; Latencies every dispatch to
 // callback time (for median and p99 in benchmarks); GatewayState the gateway.

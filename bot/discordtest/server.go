@@ -333,6 +333,17 @@ func (s *Server) AddMember(guildID, userID, username string, permissions int64, 
 		joined: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)}
 }
 
+// RemoveMember takes a member out of a guild, as when they leave the server: GET
+// /guilds/{guild}/members/{user} answers 404 Unknown Member (a rejected request, so
+// recorded in Failures), and they can no longer interact there.
+func (s *Server) RemoveMember(guildID, userID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if g := s.guilds[guildID]; g != nil {
+		delete(g.members, userID)
+	}
+}
+
 // Failures lists every rejected request and every failed interaction, in
 // order, as readable sentences. Tests assert it is empty.
 func (s *Server) Failures() []string {
