@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -209,7 +210,8 @@ func TestPageSignsInAgainWhenItsSessionExpires(t *testing.T) {
 }
 
 // The bot stops and starts again on the same SQLite file: the page says it is
-// reconnecting, then shows the whole state again, the member's cards included.
+// reconnecting, then shows the whole state again, the member's cards included, and
+// every seat by its member's name, though nobody has clicked since the restart.
 func TestPageReconnectsAfterTheBotRestarts(t *testing.T) {
 	s := openStack(t, withDeck("5H TS 7C 7S"))
 	joinAndDeal(t, s, "alice")
@@ -217,6 +219,9 @@ func TestPageReconnectsAfterTheBotRestarts(t *testing.T) {
 	page.waitJS(`document.querySelectorAll("#my-hands li.card").length === 1`, "alice's card")
 	before := page.cards("#my-hands")
 	seatsBefore := page.seats()
+	namesBefore := page.seatNames()
+	require.Contains(t, namesBefore, "alice")
+	require.Contains(t, namesBefore, "Dealer")
 	statesBefore := len(page.states())
 
 	restarted := make(chan error, 1)
@@ -227,19 +232,40 @@ func TestPageReconnectsAfterTheBotRestarts(t *testing.T) {
 	require.Eventually(t, func() bool { return len(page.states()) > statesBefore }, 20*time.Second, 50*time.Millisecond,
 		"a state from the restarted bot")
 	assert.Equal(t, before, page.cards("#my-hands"), "the same hand")
-	// The seats' names are left out: a bot that has just started knows a member's name
-	// only from their next interaction, and shows "Seat 1" until then.
-	assert.Equal(t, seatsBefore, page.seats(), "the same seats, bank and cards")
+	// The restarted bot has heard from no member yet: their names come from Discord, and
+	// the page draws them when they arrive.
+	if !assert.Eventually(t, func() bool {
+		return slices.Equal(seatsBefore, page.seats()) && slices.Equal(namesBefore, page.seatNames())
+	}, 20*time.Second, 50*time.Millisecond, "the same seats, names, bank and cards") {
+		assert.Equal(t, seatsBefore, page.seats())
+		assert.Equal(t, namesBefore, page.seatNames())
+	}
+	assert.NotContains(t, page.text("#table-text"), "@"+word("web.someone"), "mentions read as names")
 	assert.False(t, page.hidden("#panel"), "the panel is back")
 }
 
-// seats describes the other seats on the felt: whether each holds the bank, and the
-// screen reader's words for its cards.
+// seats describes the other seats on the felt: the member's name, whether the seat
+// holds the bank, and the screen reader's words for its cards.
 func (tb *tab) seats() []string {
 	tb.t.Helper()
 	return eval[[]string](tb, `[...document.querySelectorAll("#seats li.seat")].map(s =>
+		s.querySelector(".seat-name strong").textContent + ": " +
 		(s.classList.contains("seat-banker") ? "bank: " : "") +
 		[...s.querySelectorAll("li.card .sr-only")].map(c => c.textContent).join(", "))`)
+}
+
+// seatNames are the names of every seat in the last state the page received, the
+// member's own included.
+func (tb *tab) seatNames() []string {
+	tb.t.Helper()
+	states := tb.states()
+	var out []string
+	if len(states) > 0 && states[len(states)-1].Table != nil {
+		for _, s := range states[len(states)-1].Table.Seats {
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }
 
 func (tb *tab) hidden(sel string) bool {
