@@ -54,6 +54,13 @@
 //     locales, tables' pictures, fair-price hints, odds budgets), least recently used out
 //     first; idle.go: the sweep that drops tables idle between rounds from memory
 //     (table.DropIdle).
+//   - names.go: members' names for the picture and the page. Each interaction shows its
+//     member's; one not heard since the start (after a restart, until they click) is
+//     looked up from Discord (GET /guilds/{guild}/members/{user}) on its own goroutine,
+//     never on a click's path or under a table's hold, once per member at a time and at
+//     most a few at once; a member Discord does not know (they left) stays "Seat N" and
+//     is not asked again for ten minutes. A name that arrives tells the pages watching the
+//     channels that missed it (WebWatch); the picture takes it at its next drawing.
 //   - perms.go: who counts as a server admin (Manage Server or Administrator).
 //   - web.go: the table in the browser (package bot/activity serves it): WebState is
 //     what a member sees of a channel's table (the table message's text and buttons,

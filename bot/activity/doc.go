@@ -64,8 +64,9 @@
 //
 // Tests (activity_test.go) run the real bot on a real SQLite file against the fake
 // Discord of bot/discordtest, whose OAuth2 routes mint codes and Activity instances,
-// over real sockets. BenchmarkFanOut50Pages measures a click in Discord reaching 50
-// pages, with and without a 51st page that never reads. replicas_test.go runs two
-// replicas on PostgreSQL (PONTOON_TEST_POSTGRES_URL), a page on one and the click on
-// the other.
+// over real sockets; names_test.go restarts the bot and reads the members' names a page
+// gets from Discord with nobody clicking. BenchmarkFanOut50Pages measures a click in
+// Discord reaching 50 pages, with and without a 51st page that never reads.
+// replicas_test.go runs two replicas on PostgreSQL (PONTOON_TEST_POSTGRES_URL), a page
+// on one and the click on the other.
 package activity
