@@ -103,3 +103,27 @@ func TestAMemberWhoLeftStaysSeatNAndIsAskedAboutOnce(t *testing.T) {
 	assert.Contains(t, fails[0], "/members/"+dave)
 	assert.Contains(t, fails[0], "Unknown Member")
 }
+
+// A lookup Discord has not answered holds up nothing: the page's first state comes with
+// a seat number, a click from the page is answered and the round starts; when Discord
+// answers, the page shows the name.
+func TestALookupDiscordHasNotAnsweredHoldsUpNoClick(t *testing.T) {
+	h := newHarness(t, nil)
+	h.openTable()
+	h.restart()
+	hold := h.fake.HoldNext("GET /guilds/" + guildID + "/members/" + bob)
+
+	p := h.open(h.session(alice))
+	st := p.waitState("alice named, bob a seat number", showsNames("alice", "Seat 2"))
+	<-hold.Arrived()
+	deal, ok := control(st, "pt:deal:", "")
+	require.True(t, ok, "the table's Deal button")
+	res := p.answer(p.send("click", deal.ID, nil, nil))
+	require.Equal(t, "result", res.Type, "%s", res.raw)
+	assert.True(t, res.OK, res.Text)
+	p.waitState("the round, bob still a seat number", func(st *state) bool { return inRound(st) && showsNames("Seat 2")(st) })
+
+	hold.Release()
+	p.waitState("bob named in the round", func(st *state) bool { return inRound(st) && showsNames("alice", "bob")(st) })
+	assert.Empty(t, h.fake.Failures())
+}
