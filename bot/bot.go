@@ -66,8 +66,9 @@ type Options struct {
 	// IdleTable is how long an open table between rounds stays in memory with no click
 	// before it is dropped, to be loaded from the store on the next one; 30m.
 	IdleTable time.Duration
-	// CacheEntries bounds each in-memory cache (members' names and languages, tables'
-	// pictures, fair-price hints), least recently used out first; 10000.
+	// CacheEntries bounds each in-memory cache (members' names and languages, the
+	// members Discord said it does not know, tables' pictures, fair-price hints), least
+	// recently used out first; 10000.
 	CacheEntries int
 	Logger       *slog.Logger
 	Now          func() time.Time // the clock; time.Now

@@ -2,8 +2,9 @@ package bot
 
 import lru "github.com/hashicorp/golang-lru/v2"
 
-// newCache is one of the bot's in-memory caches (members' names and languages, servers'
-// settings, locales and odds budgets, tables' pictures, fair-price hints): it keeps the
+// newCache is one of the bot's in-memory caches (members' names and languages, the
+// members Discord said it does not know, servers' settings, locales and odds budgets,
+// tables' pictures, fair-price hints): it keeps the
 // size entries used most recently and lets the least recently used go, so ever more
 // members, servers or tables cannot grow the process. What one lets go is had again
 // from the store or a new render; a server's odds budget let go starts a fresh hour.

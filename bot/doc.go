@@ -50,9 +50,9 @@
 //     fair-price hint, the Hint button (game/sim's Advise; Advice gives the same move to
 //     the scripted players of `pontoon demo`, package bot/demo), "Shoot & twist" (R9.4) and
 //     the revealed server seed in /pontoon history's file.
-//   - cache.go: the bounded caches (members' names and languages, servers' settings and
-//     locales, tables' pictures, fair-price hints, odds budgets), least recently used out
-//     first; idle.go: the sweep that drops tables idle between rounds from memory
+//   - cache.go: the bounded caches (members' names and languages, the members Discord
+//     said it does not know, servers' settings and locales, tables' pictures, fair-price
+//     hints, odds budgets), least recently used out first; idle.go: the sweep that drops tables idle between rounds from memory
 //     (table.DropIdle).
 //   - names.go: members' names for the picture and the page. Each interaction shows its
 //     member's; one not heard since the start (after a restart, until they click) is

@@ -37,8 +37,8 @@ const (
 )
 
 // nameLookups are the lookups of members' names in flight, one per member at a time,
-// and the members not to ask about again yet. Its lock is a leaf: it is never held
-// while calling out.
+// and the members not to ask about again yet. Its lock is never held while calling
+// Discord or telling the pages.
 type nameLookups struct {
 	mu      sync.Mutex
 	started bool                          // Start has connected: the session is there to make calls
