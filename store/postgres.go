@@ -34,16 +34,13 @@ func openPostgres(ctx context.Context, location string, o options) (*Store, erro
 		cfg.RuntimeParams["synchronous_commit"] = "off"
 	}
 	db := stdlib.OpenDB(*cfg)
-	// Enough connections for every table's goroutine to be inside a
-	// transaction at once on two cores; PostgreSQL allows 100 by default,
-	// shared by every process of the bot.
-	db.SetMaxOpenConns(16)
-	db.SetMaxIdleConns(16)
+	db.SetMaxOpenConns(pgConns)
+	db.SetMaxIdleConns(pgConns)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", shown, err)
 	}
-	p := &pool{db, postgresDialect}
+	p := &pool{DB: db, d: postgresDialect, turns: newTurns(pgConns)}
 	s := &Store{w: p, r: p, d: postgresDialect, path: shown, postgres: true, observe: o.observe}
 	s.goose, err = goose.NewProvider(goose.DialectPostgres, db, migrations.Postgres,
 		goose.WithDisableGlobalRegistry(true))
@@ -57,6 +54,11 @@ func openPostgres(ctx context.Context, location string, o options) (*Store, erro
 	}
 	return s, nil
 }
+
+// pgConns is how many connections a process keeps to PostgreSQL: enough for
+// every table's goroutine to be inside a transaction at once on two cores;
+// PostgreSQL allows 100 by default, shared by every process of the bot.
+const pgConns = 16
 
 // migrateLocked runs up while holding a PostgreSQL advisory lock named after
 // the schema, so that several processes starting at once on one database
