@@ -56,8 +56,9 @@ type options struct {
 
 // Synchronous sets how durable a commit is: "normal" (the default) or
 // "full". On SQLite, in WAL mode, normal does not fsync a commit, only
-// checkpoints: a power cut may lose the last commits but never corrupts the
-// file, and a crash of the process loses nothing. Full fsyncs the log at
+// checkpoints: a power cut may lose the last commits (about a second of them, see
+// checkpointInterval) but never corrupts the file, and a crash of the process loses
+// nothing. Full fsyncs the log at
 // every commit, so a committed action survives a power cut too. On
 // PostgreSQL the same two words set synchronous_commit: normal is off (the
 // same trade), full is on (the server's default durability).
