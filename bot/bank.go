@@ -76,7 +76,10 @@ func (b *Bot) clickOffer(c *ictx, id view.ID) error {
 	if errors.As(err, &r) && r.Key == "err.offer_expired" {
 		// An offer that no longer stands (it expired, was answered or replaced, or was
 		// pruned a day after it ended): the message says so and loses its buttons,
-		// instead of looking live.
+		// instead of looking live. The answer refuses, so it counts as a refusal: a
+		// redelivered Accept whose first delivery sold the bank is then found applied
+		// (redelivered) and gets no second answer.
+		c.shown = err
 		return b.update(c, view.Message{Content: b.cat.T(c.pub, "offer.ended")})
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -86,6 +87,11 @@ type Options struct {
 	// Scale runs the bot as one of several processes: gateway shards, or HTTP
 	// interactions. The zero value is one process with one session.
 	Scale Scale
+
+	// Activity offers Open table on the table message, which launches the table's web
+	// page (a Discord Activity, package bot/activity) in the channel. The application
+	// must have Activities enabled; off, no table message shows the button.
+	Activity bool
 
 	// Recorder hears of each interaction, for metrics (package bot/metrics); none when nil.
 	Recorder Recorder
@@ -201,6 +207,8 @@ type Bot struct {
 	hints   *lru.Cache[string, sim.Result] // rule set and table size -> fair-price hint simulated (fair.go)
 	sims    *oddsGate                      // one odds simulation at a time, a rate per server (odds.go)
 	work    *workers                       // the goroutines gateway interactions run on (workers.go)
+	watch   watchers                       // the web pages watching channels' tables (web.go)
+	webw    sync.Map                       // language -> the page's words in it (web.go webWords)
 
 	stop chan struct{}
 }
@@ -226,6 +234,7 @@ func New(st *store.Store, opt Options) (*Bot, error) {
 		Serves: opt.Scale.serves, Leases: sh, Holder: newHolder(), MaxTables: opt.MaxOpenTables})
 	b.lang = newLanguages(st, opt.Language, opt.CacheEntries)
 	b.mlang = &memberLanguages{st: st, cache: newCache[string, string](opt.CacheEntries)}
+	b.view.Open = opt.Activity
 	b.pub = newPublisher(b)
 	b.tables.SetNotifier(b.pub)
 	return b, nil
@@ -244,12 +253,15 @@ func (b *Bot) Start(ctx context.Context) error {
 	if b.appID == "" {
 		return errors.New("no application id: set discord.application_id or let READY carry it")
 	}
-	cmds, err := b.s.ApplicationCommandBulkOverwrite(b.appID, b.opt.GuildID, b.commands())
+	cmds, err := b.registerCommands()
 	if err != nil {
 		return fmt.Errorf("registering slash commands: %w", err)
 	}
 	b.setCommandID(cmds)
 	go b.pruneLoop()
+	if b.sharing {
+		go b.pollWatched()
+	}
 	b.opt.AfterFunc(idleSweepEvery(b.opt.IdleTable), b.sweepIdle)
 	b.pub.start()
 	b.log.Info("pontoon bot ready", "app", b.appID, "guild_scope", b.opt.GuildID, "tables", len(b.tables.Tables()))

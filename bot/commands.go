@@ -1,6 +1,9 @@
 package bot
 
 import (
+	"encoding/json"
+	"strconv"
+
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/i18n"
 	"github.com/pontoon-bot/pontoon/bot/table"
@@ -191,3 +194,51 @@ func (b *Bot) commands() []*discordgo.ApplicationCommand {
 	}
 	return []*discordgo.ApplicationCommand{cmd}
 }
+
+// registerCommands overwrites the application's commands with /pontoon: in the
+// development server (Options.GuildID), or globally. Globally, an application with
+// Activities enabled has an Entry Point command (PRIMARY_ENTRY_POINT, type 4, Discord's
+// "Launch" by default), which opens its Activity from the App Launcher; Discord refuses
+// a bulk overwrite that would remove it, so the overwrite carries it on as Discord has
+// it. discordgo knows neither the type nor its handler, so it travels as JSON.
+func (b *Bot) registerCommands() ([]*discordgo.ApplicationCommand, error) {
+	cmds := b.commands()
+	if b.opt.GuildID != "" {
+		return b.s.ApplicationCommandBulkOverwrite(b.appID, b.opt.GuildID, cmds)
+	}
+	ep := discordgo.EndpointApplicationGlobalCommands(b.appID)
+	raw, err := b.s.RequestWithBucketID("GET", ep, nil, ep)
+	if err != nil {
+		return nil, err
+	}
+	var existing []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &existing); err != nil {
+		return nil, err
+	}
+	payload := make([]any, 0, len(cmds)+1)
+	for _, c := range cmds {
+		payload = append(payload, c)
+	}
+	for _, c := range existing {
+		if string(c["type"]) != strconv.Itoa(entryPointCommand) {
+			continue
+		}
+		for _, k := range []string{"id", "application_id", "version", "guild_id"} {
+			delete(c, k) // Discord's own fields, not the command's
+		}
+		payload = append(payload, c)
+	}
+	if len(payload) == len(cmds) {
+		return b.s.ApplicationCommandBulkOverwrite(b.appID, "", cmds)
+	}
+	raw, err = b.s.RequestWithBucketID("PUT", ep, payload, ep)
+	if err != nil {
+		return nil, err
+	}
+	var out []*discordgo.ApplicationCommand
+	err = json.Unmarshal(raw, &out)
+	return out, err
+}
+
+// entryPointCommand is the application command type PRIMARY_ENTRY_POINT.
+const entryPointCommand = 4

@@ -35,7 +35,9 @@
 //     answer and an edit drawn from an older state never overlap. Each accepted edit or
 //     answer records what the message was drawn from, and after a restart only the
 //     messages that do not show their table's state are drawn again (check).
-//   - commands.go: the slash command tree, localized from the catalog (package i18n).
+//   - commands.go: the slash command tree, localized from the catalog (package i18n),
+//     and its registration, which carries on the application's Entry Point command
+//     (Activities' Launch) that Discord will not let an overwrite remove.
 //   - picture.go: the table's picture on the public message (a new one at the deal, the
 //     banker's reveal and the settlement), rendered and uploaded by the publisher.
 //   - language.go: /pontoon language, a member's own language, which wins over their
@@ -52,6 +54,17 @@
 //     first; idle.go: the sweep that drops tables idle between rounds from memory
 //     (table.DropIdle).
 //   - perms.go: who counts as a server admin (Manage Server or Administrator).
+//   - web.go: the table in the browser (package bot/activity serves it): WebState is
+//     what a member sees of a channel's table (the table message's text and buttons,
+//     the picture's seats with a face-down card's value only for its owner, and their
+//     panel as /pontoon hand shows it), WebAct runs a page's click through answer as a
+//     component interaction on the message it was drawn from (the answer that would go
+//     to Discord becomes the page's result; one that redraws the table message in place
+//     is reported undelivered, so the publisher edits it), and WebWatch tells the pages
+//     of every change: the publisher's Changed and an answer that redraws the table
+//     (updateTable). Replicas that share tables also look at the watched tables every
+//     500 ms (pollWatched), since another replica's change reaches only its own
+//     publisher. Open table (Options.Activity) answers with LAUNCH_ACTIVITY.
 //   - observe.go: what the bot tells its Recorder (package metrics) of each interaction,
 //     the interaction's logger, and the live counts read at scrape time.
 //

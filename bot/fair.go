@@ -235,7 +235,8 @@ func (b *Bot) shootTwist(c *ictx, t *table.Table, id view.ID, amount int64) erro
 	if err != nil {
 		return b.actRefused(c, &s, err)
 	}
-	return b.panel(c, b.panelMessage(c, &s, b.view.ShootTwistDone(c.lang, amount)))
+	c.note = b.view.ShootTwistDone(c.lang, amount)
+	return b.panel(c, b.panelMessage(c, &s, c.note))
 }
 
 // withSeed adds a round's revealed server seed to its history file: the history of a

@@ -232,6 +232,9 @@ func (b *Bot) clickDeal(c *ictx, id view.ID) error {
 // show the older table again. If it takes too long the click is acknowledged (type 6)
 // and the publisher's next edit, made at once, shows it.
 func (b *Bot) updateTable(c *ictx, t *table.Table) error {
+	// The table's web pages read it again: a change this answer draws (a seat) is one
+	// the publisher never hears of.
+	b.watch.changed(t.Guild(), t.Channel())
 	release, ok := b.pub.claim(c.ctx, t)
 	if !ok {
 		return b.respond(c, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
@@ -271,7 +274,8 @@ func (b *Bot) act(c *ictx, t *table.Table, id view.ID, a game.Action) error {
 	if err != nil {
 		return b.actRefused(c, &s, err)
 	}
-	return b.panel(c, b.panelMessage(c, &s, b.view.Done(c.lang, a)))
+	c.note = b.view.Done(c.lang, a)
+	return b.panel(c, b.panelMessage(c, &s, c.note))
 }
 
 // actRefused answers an action the table refused with the reason on the member's panel.

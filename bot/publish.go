@@ -202,6 +202,7 @@ func (p *publisher) flushDrawn(all bool) {
 
 // Changed implements table.Notifier.
 func (p *publisher) Changed(t *table.Table) {
+	p.b.watch.changed(t.Guild(), t.Channel()) // the web pages watching the table read it again
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done || p.b.s == nil {

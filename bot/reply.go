@@ -47,6 +47,7 @@ type ictx struct {
 	kind    string       // interactionKind, for metrics and logs
 	arrived time.Time    // when the event came in: latency is measured from here to the answer
 	shown   error        // the error the answer tells the member about, for the outcome
+	note    string       // the line a member's own action shows once done (act), which the page shows on its own
 }
 
 // afterReply schedules work that calls Discord (posting a message) for after the reply,

@@ -61,6 +61,7 @@ var componentRoutes = map[string]componentRoute{
 	view.KindBoard:  {(*Bot).clickBoard, inServer},
 	view.KindOffer:  {(*Bot).clickOffer, onOffer},
 	view.KindHint:   {(*Bot).clickHint, onPanel},
+	view.KindOpen:   {(*Bot).clickOpen, onTable},
 }
 
 var modalRoutes = map[string]componentRoute{

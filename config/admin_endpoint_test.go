@@ -23,7 +23,7 @@ func TestAdminAndEndpointDefaults(t *testing.T) {
 	assert.Equal(t, config.Endpoint{ReadTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second, MaxConnections: 256}, d.Discord.Endpoint)
 	require.NoError(t, d.Admin.Validate())
 	keys := strings.Join(config.Keys(), " ")
-	assert.Contains(t, keys, "discord.public_key discord.interactions_read_timeout discord.interactions_idle_timeout discord.interactions_max_connections database.path")
+	assert.Contains(t, keys, "discord.public_key discord.interactions_read_timeout discord.interactions_idle_timeout discord.interactions_max_connections discord.client_secret database.path")
 	assert.Contains(t, keys, "admin.listen admin.token admin.pprof runtime.max_procs")
 }
 

@@ -45,6 +45,7 @@ type Config struct {
 	Admin    Admin
 	Runtime  Runtime
 	Limits   Limits
+	Activity Activity
 }
 
 // Discord is how the bot reaches Discord.
@@ -55,6 +56,9 @@ type Discord struct {
 	APIURL        string   // Discord's base URL, https://discord.com; tests point it at a fake
 	Scale         Scale    // shards and the HTTP interactions endpoint (scale.go)
 	Endpoint      Endpoint // the HTTP interactions endpoint's timeouts and connections (endpoint.go)
+	// ClientSecret is the application's OAuth2 client secret, with which members
+	// sign in to the table's web page (activity.go); never logged or printed.
+	ClientSecret Secret
 }
 
 // Database is where the state lives: a SQLite file by default, or a

@@ -26,5 +26,9 @@
 // record shows it; Secret.Reveal is the one way to read it. Validate refuses a
 // token that does not have a bot token's shape (three base64url parts, the
 // first the bot's id), since the log scrubber masks the token wherever it
-// appears. database.url is a Secret too.
+// appears. database.url, admin.token and discord.client_secret (the OAuth2
+// secret with which members sign in to the table's web page) are Secrets too.
+//
+// activity.go holds the table's web page (activity.listen, activity.origins),
+// which needs discord.client_secret and discord.application_id once it listens.
 package config

@@ -62,6 +62,9 @@ func (c Config) Validate() error {
 	if err := d.Endpoint.validate(); err != nil {
 		return err
 	}
+	if err := c.Activity.Validate(d); err != nil {
+		return err
+	}
 	if err := c.Database.Validate(); err != nil {
 		return err
 	}

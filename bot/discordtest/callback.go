@@ -1,6 +1,7 @@
 package discordtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -49,6 +50,9 @@ func (s *Server) handleCallback(c *call) (int, any, *apiError) {
 			"id": in.id, "type": in.kind, "response_message_loading": in.deferred,
 		}}
 		res := map[string]any{"type": in.respType}
+		if in.respType == 12 {
+			res["activity_instance"] = map[string]any{"id": "i-" + in.id}
+		}
 		if m := in.original; m != nil && (in.respType == 4 || in.respType == 7) {
 			res["message"] = s.msgJSONLocked(m)
 			out["interaction"].(map[string]any)["response_message_id"] = m.id
@@ -82,6 +86,24 @@ func (s *Server) acceptCallbackLocked(c *call, in *interaction, typ int, data js
 		if in.kind != kindCommand && in.kind != kindComponent {
 			return typeError("Callback type 9 (modal) is not available for modal submit interactions.")
 		}
+	case 12:
+		// LAUNCH_ACTIVITY opens the app's Activity for the member: it answers a command
+		// or a component, never a modal submit, and carries no message.
+		if in.kind != kindCommand && in.kind != kindComponent {
+			return typeError("Callback type 12 (launch activity) is not available for modal submit interactions.")
+		}
+		if d := bytes.TrimSpace(data); len(d) > 0 && !bytes.Equal(d, []byte("null")) {
+			return errInvalidForm([]fieldError{invalid("data", "INTERACTION_CALLBACK_DATA_INVALID", "Callback type 12 (launch activity) takes no data.")})
+		}
+		in.acked = true
+		in.timer.Stop()
+		in.respType = typ
+		latency := c.arrival.Sub(in.dispatched)
+		s.latencies = append(s.latencies, latency)
+		in.resp = &Response{InteractionID: in.id, Token: in.token, Latency: latency, srv: s, in: in,
+			Type: discordgo.InteractionResponseType(typ)}
+		s.notifyLocked()
+		return nil
 	case 1:
 		return typeError("Callback type 1 (pong) only answers a ping.")
 	case 8:

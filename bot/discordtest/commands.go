@@ -58,6 +58,7 @@ type commandBody struct {
 	Contexts                 []int             `json:"contexts"`
 	IntegrationTypes         []int             `json:"integration_types"`
 	NSFW                     *bool             `json:"nsfw"`
+	Handler                  *int              `json:"handler"` // an Entry Point command's: 1 the app answers, 2 Discord launches
 }
 
 type optionBody struct {
@@ -110,6 +111,9 @@ func validateCommandList(cmds []commandBody) []fieldError {
 	if count[1] > maxChatCommands {
 		errs = append(errs, invalid("", "APPLICATION_COMMANDS_TOO_MANY", fmt.Sprintf("An application can have at most %d chat input commands per scope.", maxChatCommands)))
 	}
+	if count[4] > 1 {
+		errs = append(errs, invalid("", "APPLICATION_COMMANDS_TOO_MANY", "An application can have only one Entry Point command."))
+	}
 	if count[2] > maxContextCommands || count[3] > maxContextCommands {
 		errs = append(errs, invalid("", "APPLICATION_COMMANDS_TOO_MANY", fmt.Sprintf("An application can have at most %d user and %d message commands per scope.", maxContextCommands, maxContextCommands)))
 	}
@@ -137,8 +141,22 @@ func validateCommand(c *commandBody, p string) []fieldError {
 		if len(c.Options) > 0 {
 			errs = append(errs, invalid(joinPath(p, "options"), "APPLICATION_COMMAND_OPTIONS_NOT_ALLOWED", "User and message commands cannot have options."))
 		}
+	case 4:
+		// PRIMARY_ENTRY_POINT: launches the app's Activity from the App Launcher.
+		errs = append(errs, checkChatName(joinPath(p, "name"), c.Name)...)
+		desc := ""
+		if c.Description != nil {
+			desc = *c.Description
+		}
+		errs = append(errs, checkDescription(joinPath(p, "description"), desc)...)
+		if c.Handler == nil || *c.Handler != 1 && *c.Handler != 2 {
+			errs = append(errs, invalid(joinPath(p, "handler"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2)."))
+		}
+		if len(c.Options) > 0 {
+			errs = append(errs, invalid(joinPath(p, "options"), "APPLICATION_COMMAND_OPTIONS_NOT_ALLOWED", "Entry Point commands cannot have options."))
+		}
 	default:
-		errs = append(errs, invalid(joinPath(p, "type"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2, 3)."))
+		errs = append(errs, invalid(joinPath(p, "type"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2, 3, 4)."))
 	}
 	errs = append(errs, checkLocalizations(joinPath(p, "name_localizations"), c.NameLocalizations, kind == 1, true)...)
 	errs = append(errs, checkLocalizations(joinPath(p, "description_localizations"), c.DescriptionLocalizations, false, false)...)

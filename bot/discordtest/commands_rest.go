@@ -100,6 +100,9 @@ func (s *Server) handleCommandsPut(c *call) (int, any, *apiError) {
 		return 0, nil, e
 	}
 	old := s.commands[scope]
+	if e := entryPointKept(scope, old, bodies); e != nil {
+		return 0, nil, e
+	}
 	var next []*storedCommand
 	out := []any{}
 	for i, b := range bodies {
@@ -220,4 +223,40 @@ func (s *Server) Commands(guildID string) []*discordgo.ApplicationCommand {
 		}
 	}
 	return out
+}
+
+// entryPointKept refuses, as Discord does, a bulk overwrite that would remove the
+// app's Entry Point command (EnableActivities), and an Entry Point command anywhere
+// but among the global commands.
+func entryPointKept(scope string, old []*storedCommand, bodies []commandBody) *apiError {
+	has := false
+	for _, b := range bodies {
+		if b.kind() == 4 {
+			if scope != "" {
+				return errInvalidForm([]fieldError{invalid("type", "APPLICATION_COMMAND_TYPE_INVALID", "Entry Point commands can only be global.")})
+			}
+			has = true
+		}
+	}
+	for _, o := range old {
+		if o.body.kind() == 4 && !has {
+			return errBadRequest(50240, "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.")
+		}
+	}
+	return nil
+}
+
+// EnableActivities turns the application's Activities on, as the Developer Portal
+// does: Discord then creates its default Entry Point command, "launch", among the
+// global commands (handler 2: Discord launches the Activity itself), which a bulk
+// overwrite must keep.
+func (s *Server) EnableActivities() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	typ, handler, desc := 4, 2, "Launch an activity"
+	body := commandBody{Type: &typ, Name: "launch", Description: &desc, Handler: &handler}
+	raw := map[string]any{"type": typ, "name": "launch", "description": desc, "handler": handler,
+		"integration_types": []any{0, 1}, "contexts": []any{0, 1, 2}}
+	s.commands[""], _, _ = s.upsertLocked("", s.commands[""], body, raw)
+	s.notifyLocked()
 }

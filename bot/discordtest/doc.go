@@ -87,8 +87,9 @@
 // components and for modal submits whose modal a component opened; 9 only
 // for commands and components, with title 1-45, custom_id, 1-5 rows each
 // holding one text input (custom_id, style 1 or 2, label 1-45, placeholder
-// 100, value 4000, min_length 0-4000 <= max_length 1-4000); 1, 8 and others
-// are refused. Type 7 edits the message the component is on, public or
+// 100, value 4000, min_length 0-4000 <= max_length 1-4000); 12
+// (LAUNCH_ACTIVITY) only for commands and components, with no data; 1, 8 and
+// others are refused. Type 7 edits the message the component is on, public or
 // ephemeral; as discordgo sends "embeds": null on type 7, embeds left out
 // are removed, as on Discord.
 //
@@ -109,7 +110,9 @@
 // Discord's locales (see Locales) with the same rules as the field; 8000
 // characters per command; 100 chat, 15 user and 15 message commands per
 // scope, names unique per type. Guild commands need a guild the app is in
-// (403 code 50001 otherwise).
+// (403 code 50001 otherwise). EnableActivities creates Discord's default Entry
+// Point command (type 4, "launch", handler 2); one at most, global only, with a
+// handler of 1 or 2, and a bulk overwrite that leaves it out is 400 code 50240.
 //
 // Where Discord's OpenAPI spec is found (WithOpenAPI, the environment
 // variable PONTOON_DISCORD_OPENAPI, or shared/discord/openapi.json in the
@@ -204,6 +207,18 @@
 // interaction forged (wrong key, tampered body, no signature, stale
 // timestamp): the endpoint must answer 401, and the action returns
 // ErrRefused. EndpointHits counts deliveries per URL.
+//
+// # Activities (OAuth2)
+//
+// The routes an Activity's server calls (oauth.go): POST /oauth2/token exchanges
+// a code minted by OAuthCode(user) (once, within ten minutes) for an access token,
+// with the form's client_id (AppID) and client_secret (ClientSecret); a wrong
+// secret is 401 invalid_client, a used or unknown code 400 invalid_grant. GET
+// /users/@me with "Bearer <access token>" is that user. GET
+// /applications/{app}/activity-instances/{id} with the bot token answers an
+// instance added with AddActivityInstance (guild channel "gc", or "pc" without a
+// guild), 404 for any other. These refusals are what tests provoke, and are not
+// failures.
 //
 // # Rate limits
 //

@@ -134,6 +134,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveGateway(w, r)
 	case strings.HasPrefix(r.URL.Path, "/attachments/"):
 		s.serveAttachment(w, r)
+	case s.serveOAuth(w, r):
 	default:
 		s.serveAPI(w, r)
 	}

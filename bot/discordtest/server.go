@@ -137,6 +137,7 @@ type Server struct {
 	gwStats  GatewayState
 	shardSt  shardState    // shards.go
 	ep       endpointState // endpoint.go: interactions over HTTP
+	oauth    oauthState    // oauth.go: codes, access tokens and Activity instances
 }
 
 type guild struct {

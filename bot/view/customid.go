@@ -37,6 +37,7 @@ const (
 	KindBoard  = "lb"    // a leaderboard page; Round is the page
 	KindOffer  = "offer" // a bank offer's answer; Arg is <offer id>.<accept|decline>
 	KindHint   = "hint"  // a player's Hint: what the documented strategy would do now
+	KindOpen   = "open"  // Open table: launches the table's web page (the Discord Activity)
 )
 
 // String builds the custom id.

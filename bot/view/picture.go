@@ -81,7 +81,7 @@ func (r *Renderer) Picture(lang string, t *table.Snapshot, names Names, own stri
 		seats = append([]string{rd.Banker}, seats...)
 	}
 	for i, m := range seats {
-		s := picture.Seat{Banker: m == rd.Banker, Turn: toAct[m]}
+		s := picture.Seat{Member: m, Banker: m == rd.Banker, Turn: toAct[m]}
 		name, fallback, ok := names(m)
 		if !ok {
 			name = r.cat.T(lang, "table.seat", "N", i+1)

@@ -154,13 +154,17 @@ func (r *Renderer) Table(lang string, t *table.Snapshot) Message {
 	}
 	if !t.Closed {
 		id := func(kind string) string { return cid(kind, t.ID, t.Round.Number, 0, "") }
-		parts = append(parts, rows([]discordgo.MessageComponent{
+		buttons := []discordgo.MessageComponent{
 			r.button(lang, "button.join", discordgo.SuccessButton, id(KindJoin)),
 			r.button(lang, "button.leave", discordgo.SecondaryButton, id(KindLeave)),
 			r.button(lang, "button.deal", discordgo.PrimaryButton, id(KindDeal)),
 			r.button(lang, "button.cards", discordgo.PrimaryButton, id(KindCards)),
 			r.button(lang, "button.rules", discordgo.SecondaryButton, id(KindRules)),
-		})...)
+		}
+		if r.Open {
+			buttons = append(buttons, r.button(lang, "button.open", discordgo.SecondaryButton, id(KindOpen)))
+		}
+		parts = append(parts, rows(buttons)...)
 	}
 	return card(accent, parts...)
 }

@@ -117,6 +117,9 @@ func truncate(s string, n int) string {
 // Renderer puts tables, panels and the rest into words from the catalog.
 type Renderer struct {
 	cat *i18n.Catalog
+	// Open adds the Open table button to the table message: the table's web page, a
+	// Discord Activity, is configured. Set before the first rendering.
+	Open bool
 }
 
 // New returns a renderer over a catalog.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -167,6 +168,72 @@ func TestKillKeepsTheAuction(t *testing.T) {
 	won := "won the bank from <@" + seller + "> for 45 chips"
 	require.Eventually(t, func() bool { return strings.Contains(msgText(at.msg()), won) }, 30*time.Second, 50*time.Millisecond,
 		"the auction never closed after the restart:\n%s\nlogs:\n%s", msgText(at.msg()), p.logs.String())
+	stopServe(t, p)
+	auditOK(t, bin, env)
+}
+
+// chips is how many chips /pontoon balance tells member they have.
+func chips(t *testing.T, fake *discordtest.Server, member string) int64 {
+	t.Helper()
+	r, err := fake.Command(guild, channel, member, "pontoon", []*discordgo.ApplicationCommandInteractionDataOption{{Name: "balance", Type: discordgo.ApplicationCommandOptionSubCommand}})
+	require.NoError(t, err)
+	text := msgText(r.Message)
+	i, j := strings.Index(text, " has "), strings.Index(text, " chip")
+	require.True(t, i >= 0 && j > i, "not a balance: %s", text)
+	n, err := strconv.ParseInt(strings.NewReplacer(",", "", " ", "", "\u00a0", "", "\u202f", "").Replace(text[i+5:j]), 10, 64)
+	require.NoError(t, err, text)
+	return n
+}
+
+// The bot killed (SIGKILL) the moment a bank sale is made (R6.3), before it has drawn
+// the sale on the table or the offer: started again, the sale stands once — the buyer
+// paid the price and the seller received it, once, though Discord delivers the accept
+// again — the offer's buttons are gone and the table names the new banker; the ledger
+// balances.
+func TestKillRightAfterASaleKeepsTheSaleOnce(t *testing.T) {
+	bin := buildBinary(t)
+	fake := newFake(t)
+	db := filepath.Join(t.TempDir(), "pontoon.db")
+	env := serveEnv(fake, db)
+	p := startServe(t, bin, env, 1)
+	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
+	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
+	at := tableAt{t: t, fake: fake, guild: guild, channel: channel}
+	at.open(p.logs.String)
+	at.playOut(p.logs.String)
+
+	var seller, buyer string
+	for i, m := range players {
+		other := players[(i+1)%len(players)]
+		r, err := fake.Command(guild, channel, m, "pontoon", sellCmd(other, 10))
+		require.NoError(t, err)
+		if strings.Contains(msgText(r.Message), "Offer sent") {
+			seller, buyer = m, other
+			break
+		}
+	}
+	require.NotEmpty(t, seller, "no player could offer the bank")
+	require.Eventually(t, func() bool { return offerMessage(fake) != nil }, 10*time.Second, 20*time.Millisecond)
+	sellerBefore, buyerBefore := chips(t, fake, seller), chips(t, fake, buyer)
+
+	of := offerMessage(fake)
+	accept, ok := findID(of, "pt:offer:", ".accept")
+	require.True(t, ok)
+	sale, err := fake.Click(channel, of.ID, buyer, accept)
+	require.NoError(t, err)
+	require.Contains(t, msgText(sale.Message), "bought the bank", "logs:\n%s", p.logs.String())
+	require.NoError(t, p.cmd.Process.Kill())
+	_ = p.cmd.Wait()
+
+	p = startServe(t, bin, env, 1)
+	require.NoError(t, fake.Redeliver(sale))
+	require.Eventually(t, func() bool { return strings.Contains(msgText(at.msg()), "<@"+buyer+">") }, 10*time.Second, 50*time.Millisecond,
+		"the table never named the buyer:\n%s\nlogs:\n%s", msgText(at.msg()), p.logs.String())
+	_, stillOffered := findID(offerMessage(fake), "pt:offer:", ".accept")
+	assert.False(t, stillOffered, "the sold offer still has its buttons")
+	assert.Equal(t, sellerBefore+10, chips(t, fake, seller), "the seller is paid the price once")
+	assert.Equal(t, buyerBefore-10, chips(t, fake, buyer), "the buyer pays the price once")
+	assert.Empty(t, fake.Failures(), "the redelivered accept was answered a second time")
 	stopServe(t, p)
 	auditOK(t, bin, env)
 }

@@ -71,7 +71,8 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	if cfg.Log.Format == "json" {
 		h = slog.NewJSONHandler(w, opts)
 	}
-	secrets := append([]string{cfg.Discord.Token.Reveal(), cfg.Admin.Token.Reveal()}, store.LocationSecrets(cfg.Database.URL.Reveal())...)
+	secrets := append([]string{cfg.Discord.Token.Reveal(), cfg.Admin.Token.Reveal(), cfg.Discord.ClientSecret.Reveal()},
+		store.LocationSecrets(cfg.Database.URL.Reveal())...)
 	return slog.New(logging.Redact(h, secrets...))
 }
 
@@ -134,7 +135,8 @@ func serve(parent context.Context, stderr io.Writer) error {
 		OfferTTL: cfg.Game.BankOfferTTL, BidWindow: cfg.Game.BidWindow, Logger: log,
 		MaxOpenTables: cfg.Limits.MaxOpenTables, OddsPerHour: cfg.Limits.OddsPerHour, OddsKept: cfg.Limits.OddsKept,
 		IdleTable: cfg.Limits.IdleTable, CacheEntries: cfg.Limits.CacheEntries,
-		Scale: scaleOptions(cfg.Discord.Scale),
+		Scale:    scaleOptions(cfg.Discord.Scale),
+		Activity: cfg.Activity.Listen != "",
 		Give: bot.GiveRules{MinRounds: int(cfg.Game.GiveMinRounds), MinAccountAge: cfg.Game.GiveMinAccountAge,
 			DailyCap: cfg.Game.GiveDailyCap},
 		OnSession: func(s *discordgo.Session) {
@@ -183,10 +185,18 @@ func serve(parent context.Context, stderr io.Writer) error {
 		_ = b.Close()
 		return exitError{1}
 	}
+	stopPage, err := listenActivity(cfg, b, log)
+	if err != nil {
+		log.Error("starting the table's page", "err", err)
+		endpoint.close()
+		_ = b.Close()
+		return exitError{1}
+	}
 	endpointUp.Store(true)
 	log.Info("serving; stop with SIGINT or SIGTERM", "database", st.Path())
 	<-ctx.Done()
 	log.Info("shutting down: finishing in-flight actions")
+	stopPage()
 	endpoint.close()
 	if err := b.Close(); err != nil {
 		log.Warn("closing the gateway", "err", err)

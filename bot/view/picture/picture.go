@@ -39,6 +39,9 @@ type Table struct {
 
 // Seat is one member at the table.
 type Seat struct {
+	// Member is the seat's member id. The picture does not draw it; readers of the
+	// seats other than the picture (the web page's state) tell seats apart by it.
+	Member string
 	// Name is the member's display name in any script. Letters the picture's
 	// fonts lack make it fall back to Fallback.
 	Name string

@@ -1,0 +1,2 @@
+// The page needs only the client (inside Discord) and its mock (outside, in the demo).
+export { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
