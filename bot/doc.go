@@ -48,8 +48,9 @@
 //   - fair.go: fairness and advice: /pontoon seed, /pontoon odds (simulated
 //     once per rule set after a deferred reply, kept in the store; odds.go: one
 //     simulation at a time per process and an hourly budget per server), the bank offer's
-//     fair-price hint, the Hint button (game/sim's Advise), "Shoot & twist" (R9.4) and the
-//     revealed server seed in /pontoon history's file.
+//     fair-price hint, the Hint button (game/sim's Advise; Advice gives the same move to
+//     the scripted players of `pontoon demo`, package bot/demo), "Shoot & twist" (R9.4) and
+//     the revealed server seed in /pontoon history's file.
 //   - cache.go: the bounded caches (members' names and languages, servers' settings and
 //     locales, tables' pictures, fair-price hints, odds budgets), least recently used out
 //     first; idle.go: the sweep that drops tables idle between rounds from memory

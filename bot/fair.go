@@ -218,14 +218,34 @@ func (b *Bot) clickHint(c *ictx, id view.ID) error {
 		return err
 	}
 	s := t.Snapshot()
-	if !s.InRound() || s.Round.Number != id.Round {
+	if s.Round.Number != id.Round {
 		return refuse("err.hint_none")
 	}
-	adv, ok := sim.Advise(s.Game, c.user)
+	adv, ok := advise(&s, c.user)
 	if !ok {
 		return refuse("err.hint_none")
 	}
 	return b.privateText(c, b.view.Hint(c.lang, adv))
+}
+
+// Advice is what the Hint button would tell member at the channel's open table now: the
+// documented strategy's next move (game/sim), and false when the member has nothing to
+// decide or the channel has no table. The demo's scripted players play by it.
+func (b *Bot) Advice(ctx context.Context, guild, channel, member string) (sim.Advice, bool) {
+	t, err := b.tables.ByChannel(ctx, guild, channel)
+	if err != nil {
+		return sim.Advice{}, false
+	}
+	s := t.Snapshot()
+	return advise(&s, member)
+}
+
+// advise is the strategy's move for member at a table's round in play.
+func advise(s *table.Snapshot, member string) (sim.Advice, bool) {
+	if !s.InRound() {
+		return sim.Advice{}, false
+	}
+	return sim.Advise(s.Game, member)
 }
 
 // shootTwist places a three-card shoot bet and takes its card in one click (R9.4).

@@ -10,6 +10,9 @@
 //	pontoon backup FILE        copy the database consistently while the bot serves
 //	pontoon healthcheck [--ready] ask the running bot's admin listener; exit 0 if healthy
 //	                           (Docker's HEALTHCHECK: the image has no curl)
+//	pontoon demo [--listen host:port] [--no-open]
+//	                           the bot, a fake Discord and the table's page in one process,
+//	                           on a throwaway database, to play in a browser (package bot/demo)
 //
 // Start reading at root.go; each subcommand has its own file.
 package main
