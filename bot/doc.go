@@ -39,7 +39,8 @@
 //     and its registration, which carries on the application's Entry Point command
 //     (Activities' Launch) that Discord will not let an overwrite remove.
 //   - picture.go: the table's picture on the public message (a new one at the deal, the
-//     banker's reveal and the settlement), rendered and uploaded by the publisher.
+//     banker's reveal and the settlement), rendered and uploaded by the publisher. Three
+//     pictures a round are a third of the bot's CPU under load (docs/PERFORMANCE.md).
 //   - language.go: /pontoon language, a member's own language, which wins over their
 //     client's locale in everything only they read.
 //   - stats.go: /pontoon stats and the leaderboard by net winnings; words.go: each

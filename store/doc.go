@@ -107,12 +107,18 @@
 // is locked"; one writer goroutine runs the method bodies queued at one
 // moment in one transaction, a savepoint each, and commits once (sqlite.go),
 // so with Synchronous("full") concurrent tables share an fsync; a
-// checkpointer goroutine keeps WAL checkpoints out of commits, and finishes
-// each with commits held back for the few pages written meanwhile, so that
-// the log starts again from the top under a steady stream of commits
-// instead of growing for as long as it lasts. Reads use a
+// checkpointer goroutine keeps WAL checkpoints out of commits, at most one a
+// second, and finishes each with commits held back for the few pages written
+// meanwhile, so that the log starts again from the top under a steady stream
+// of commits instead of growing for as long as it lasts. Reads use a
 // pool of read-only connections and see a consistent snapshot. On
-// PostgreSQL (postgres.go) one pool serves both; writes are SERIALIZABLE and
-// retried when they lose a race, reads REPEATABLE READ. Tests use a file in
-// t.TempDir(), never ":memory:", or a schema of their own (storetest).
+// PostgreSQL (postgres.go) one pool of 16 connections serves both, handed out
+// in the order transactions ask for them (pool.take: database/sql alone picks
+// a random waiter, and 100 tables acting at once then had a p99 several times
+// their mean); a URL on this machine that leaves TLS to the default connects
+// without it (plainOnLoopback). Writes are SERIALIZABLE and retried when they
+// lose a race, or lock their rows first at READ COMMITTED (writeLocked, an
+// action); reads REPEATABLE READ. docs/PERFORMANCE.md has the figures. Tests
+// use a file in t.TempDir(), never ":memory:", or a schema of their own
+// (storetest).
 package store

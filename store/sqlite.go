@@ -336,8 +336,15 @@ func runBody(r *writeReq, tx *txn) (err error) {
 	return r.f(tx)
 }
 
-// checkpointInterval is the least time between two checkpoints.
-const checkpointInterval = 100 * time.Millisecond
+// checkpointInterval is the least time between two checkpoints. A checkpoint
+// copies each page the log holds once, in its latest version, and fsyncs the log
+// and the file: the pages a busy table writes again and again (its round, its
+// accounts, the actions' last leaf) are copied once a second rather than ten times.
+// At 400 interactions a second, a second rather than 100 ms took the bot's writes to
+// the files from 8.7 to 7.5 per interaction, its reads from 4.3 to 3.0 and its fsyncs
+// from 36 to 4 a second. With synchronous=normal a power cut can lose the commits
+// since the last checkpoint: about a second of them.
+const checkpointInterval = time.Second
 
 // checkpointer copies the write-ahead log into the database file, on its own
 // connection, after commits, at most every checkpointInterval. SQLite would
@@ -354,7 +361,7 @@ const checkpointInterval = 100 * time.Millisecond
 // for a commit of several pages). So each checkpoint is followed by a second one
 // that copies what was written meanwhile while the writer holds back
 // (s.whileWriterIdle): a few pages and their fsyncs, or nothing at all, every
-// 100 ms at most, after which the next commit starts the log from the top.
+// checkpointInterval at most, after which the next commit starts the log from the top.
 func (s *Store) checkpointer(db *sql.DB) {
 	g := &s.group
 	for {

@@ -56,8 +56,9 @@ type options struct {
 
 // Synchronous sets how durable a commit is: "normal" (the default) or
 // "full". On SQLite, in WAL mode, normal does not fsync a commit, only
-// checkpoints: a power cut may lose the last commits but never corrupts the
-// file, and a crash of the process loses nothing. Full fsyncs the log at
+// checkpoints: a power cut may lose the last commits (about a second of them, see
+// checkpointInterval) but never corrupts the file, and a crash of the process loses
+// nothing. Full fsyncs the log at
 // every commit, so a committed action survives a power cut too. On
 // PostgreSQL the same two words set synchronous_commit: normal is off (the
 // same trade), full is on (the server's default durability).
@@ -114,7 +115,7 @@ func openSQLite(ctx context.Context, path string, o options) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 
-	s := &Store{w: &pool{w, sqliteDialect}, d: sqliteDialect, path: path, observe: o.observe, hot: &hotState{}}
+	s := &Store{w: &pool{DB: w, d: sqliteDialect}, d: sqliteDialect, path: path, observe: o.observe, hot: &hotState{}}
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -146,7 +147,7 @@ func openSQLite(ctx context.Context, path string, o options) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	s.r = &pool{r, sqliteDialect}
+	s.r = &pool{DB: r, d: sqliteDialect}
 	// The checkpointer's connection: neither the writer's (it must not wait
 	// for a commit) nor a read-only one (a checkpoint writes the file).
 	ckpt, err := sql.Open("sqlite3", strings.Replace(readDSN, "&_query_only=1", "", 1))
@@ -333,6 +334,11 @@ func (s *Store) writeTx(ctx context.Context, op string, opts *sql.TxOptions, f f
 }
 
 func (s *Store) writeOnce(ctx context.Context, op string, opts *sql.TxOptions, f func(tx *txn) error) error {
+	release, err := s.w.take(ctx)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer release() // after the connection is back in the pool
 	// The transaction runs on a connection of its own, so that a body can also
 	// send several of its statements at once through pgx (txn.batch).
 	conn, err := s.w.DB.Conn(ctx)
@@ -357,20 +363,30 @@ func (s *Store) writeOnce(ctx context.Context, op string, opts *sql.TxOptions, f
 // use write, which also retries on PostgreSQL; beginWrite is for a body that
 // must not be retried.
 func (s *Store) beginWrite(ctx context.Context) (*txn, error) {
-	tx, err := s.w.DB.BeginTx(ctx, s.d.writeOptions())
+	release, err := s.w.take(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: begin: %w", err)
 	}
-	return &txn{tx: tx, d: s.d, hot: s.hot}, nil
+	tx, err := s.w.DB.BeginTx(ctx, s.d.writeOptions())
+	if err != nil {
+		release()
+		return nil, fmt.Errorf("store: begin: %w", err)
+	}
+	return &txn{tx: tx, d: s.d, hot: s.hot, release: release}, nil
 }
 
 // beginRead starts a read transaction: one consistent snapshot.
 func (s *Store) beginRead(ctx context.Context) (*txn, error) {
-	tx, err := s.r.DB.BeginTx(ctx, s.d.readOptions())
+	release, err := s.r.take(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: begin: %w", err)
 	}
-	return &txn{tx: tx, d: s.d}, nil
+	tx, err := s.r.DB.BeginTx(ctx, s.d.readOptions())
+	if err != nil {
+		release()
+		return nil, fmt.Errorf("store: begin: %w", err)
+	}
+	return &txn{tx: tx, d: s.d, release: release}, nil
 }
 
 // commit commits tx, wrapping the error. ops are the names of the methods

@@ -1,6 +1,7 @@
 package activity_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -462,6 +463,31 @@ func TestDemoSignsInTheNamedMemberWithTheMocksCode(t *testing.T) {
 	var cfg map[string]any
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&cfg))
 	assert.Equal(t, true, cfg["demo"])
+}
+
+// In the demo, where no Discord client says a member's locale, the page speaks the
+// browser's first language the catalogs have.
+func TestDemoPageSpeaksTheBrowsersLanguage(t *testing.T) {
+	h := newHarness(t, func(c *activity.Config) {
+		c.ClientSecret, c.BotToken = "", ""
+		c.Demo = &activity.Demo{Guild: guildID, Channel: channelID, Member: func(context.Context, string) (string, error) { return bob, nil }}
+	})
+	h.openTable()
+	for accept, lang := range map[string]string{"pl-PL,pl;q=0.9,en;q=0.8": "pl", "fr-FR,pt-BR;q=0.5": "pt-BR", "": "en"} {
+		body, _ := json.Marshal(map[string]string{"code": "mock_code", "instance_id": "123456789012345678", "user": "bob"})
+		req, err := http.NewRequest(http.MethodPost, h.http.URL+"/api/session", bytes.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept-Language", accept)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		var out map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+		st := h.open(out["session"].(string)).waitState("bob is seated", seated)
+		assert.Equal(t, lang, st.Lang, "Accept-Language %q", accept)
+	}
 }
 
 // "Other amount" on the page asks for a form, as the modal in Discord does; its

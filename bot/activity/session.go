@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/pontoon-bot/pontoon/bot"
+	"github.com/pontoon-bot/pontoon/bot/i18n"
 )
 
 // Sessions. A member signs in once per page load (POST /api/session) and gets a token
@@ -136,7 +137,7 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request) {
 			s.refuse(w, http.StatusBadRequest, locale, "err.activity_sign_in")
 			return
 		}
-		p := session{User: id, Name: req.User, Guild: d.Guild, Channel: d.Channel, Expires: exp.Unix()}
+		p := session{User: id, Name: req.User, Locale: browserLocale(locale), Guild: d.Guild, Channel: d.Channel, Expires: exp.Unix()}
 		writeJSON(w, http.StatusOK, map[string]any{"session": s.mint(p), "expires_at": p.Expires})
 		return
 	}
@@ -296,4 +297,18 @@ func (s *Server) instance(ctx context.Context, id string) (activityInstance, err
 	req.Header.Set("Authorization", "Bot "+s.cfg.BotToken)
 	err = s.call(req, &out)
 	return out, err
+}
+
+// browserLocale stands in for a Discord client's locale in the demo, where there is no
+// Discord to say it: the first language of the browser's Accept-Language that is also a
+// Discord locale the catalogs speak ("pl-PL,pl;q=0.9" is pl), or "" for the demo
+// server's language.
+func browserLocale(accept string) string {
+	for _, part := range strings.Split(accept, ",") {
+		tag, _, _ := strings.Cut(part, ";")
+		if l := i18n.Match(tag); l != "" && i18n.FromDiscord(l) != "" {
+			return l
+		}
+	}
+	return ""
 }

@@ -549,7 +549,9 @@ function drawPots(table) {
     el.querySelector("dt").textContent = label || "";
     el.querySelector("dd").textContent = show ? number(value || 0) : "";
   };
-  pot("bank", !!table, table?.labels?.bank, table?.bank);
+  // Before the first deal the table has no bank to count yet: a 0 there would read as
+  // an empty bank.
+  pot("bank", !!table && table.round > 0, table?.labels?.bank, table?.bank);
   pot("kitty", !!table?.show_kitty, table?.labels?.kitty, table?.kitty);
 }
 
