@@ -23,6 +23,37 @@ func offerMessage(fake *discordtest.Server) *discordgo.Message {
 	return nil
 }
 
+// serveAPlayedRound starts the binary and plays a round at a table in the channel, so
+// that its bank can change hands. The caller kills whichever process is last started
+// when the test ends.
+func serveAPlayedRound(t *testing.T, bin string, fake *discordtest.Server, env []string) (*serveProcess, tableAt) {
+	t.Helper()
+	p := startServe(t, bin, env, 1)
+	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
+	at := tableAt{t: t, fake: fake, guild: guild, channel: channel}
+	at.open(p.logs.String)
+	at.playOut(p.logs.String)
+	return p, at
+}
+
+// offerTheBank has the banker offer the bank to the next player for 10 chips (R6.3), and
+// waits for the offer's message; it returns the seller and the buyer.
+func offerTheBank(t *testing.T, fake *discordtest.Server) (seller, buyer string) {
+	t.Helper()
+	for i, m := range players {
+		other := players[(i+1)%len(players)]
+		r, err := fake.Command(guild, channel, m, "pontoon", sellCmd(other, 10))
+		require.NoError(t, err)
+		if strings.Contains(msgText(r.Message), "Offer sent") {
+			seller, buyer = m, other
+			break
+		}
+	}
+	require.NotEmpty(t, seller, "no player could offer the bank")
+	require.Eventually(t, func() bool { return offerMessage(fake) != nil }, 10*time.Second, 20*time.Millisecond)
+	return seller, buyer
+}
+
 func sellCmd(buyer string, price int64) []*discordgo.ApplicationCommandInteractionDataOption {
 	return []*discordgo.ApplicationCommandInteractionDataOption{{Name: "bank", Type: discordgo.ApplicationCommandOptionSubCommandGroup,
 		Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "sell", Type: discordgo.ApplicationCommandOptionSubCommand,
@@ -41,26 +72,11 @@ func TestKillKeepsTheOfferAndTheTurnDeadline(t *testing.T) {
 	fake := newFake(t)
 	db := filepath.Join(t.TempDir(), "pontoon.db")
 	env := serveEnv(fake, db, "PONTOON_GAME_TURN_TIMER=10s")
-	p := startServe(t, bin, env, 1)
+	p, _ := serveAPlayedRound(t, bin, fake, env)
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
-	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
-	at := tableAt{t: t, fake: fake, guild: guild, channel: channel}
-	at.open(p.logs.String)
-	at.playOut(p.logs.String)
 
 	// The banker offers the bank to another player; the kill leaves the offer standing.
-	var seller, buyer string
-	for i, m := range players {
-		other := players[(i+1)%len(players)]
-		r, err := fake.Command(guild, channel, m, "pontoon", sellCmd(other, 10))
-		require.NoError(t, err)
-		if strings.Contains(msgText(r.Message), "Offer sent") {
-			seller, buyer = m, other
-			break
-		}
-	}
-	require.NotEmpty(t, seller, "no player could offer the bank")
-	require.Eventually(t, func() bool { return offerMessage(fake) != nil }, 10*time.Second, 20*time.Millisecond)
+	_, buyer := offerTheBank(t, fake)
 	require.NoError(t, p.cmd.Process.Kill())
 	_ = p.cmd.Wait()
 
@@ -195,25 +211,9 @@ func TestKillRightAfterASaleKeepsTheSaleOnce(t *testing.T) {
 	fake := newFake(t)
 	db := filepath.Join(t.TempDir(), "pontoon.db")
 	env := serveEnv(fake, db)
-	p := startServe(t, bin, env, 1)
+	p, at := serveAPlayedRound(t, bin, fake, env)
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
-	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
-	at := tableAt{t: t, fake: fake, guild: guild, channel: channel}
-	at.open(p.logs.String)
-	at.playOut(p.logs.String)
-
-	var seller, buyer string
-	for i, m := range players {
-		other := players[(i+1)%len(players)]
-		r, err := fake.Command(guild, channel, m, "pontoon", sellCmd(other, 10))
-		require.NoError(t, err)
-		if strings.Contains(msgText(r.Message), "Offer sent") {
-			seller, buyer = m, other
-			break
-		}
-	}
-	require.NotEmpty(t, seller, "no player could offer the bank")
-	require.Eventually(t, func() bool { return offerMessage(fake) != nil }, 10*time.Second, 20*time.Millisecond)
+	seller, buyer := offerTheBank(t, fake)
 	sellerBefore, buyerBefore := chips(t, fake, seller), chips(t, fake, buyer)
 
 	of := offerMessage(fake)

@@ -6,7 +6,7 @@
 // Reading order: main (sign-in and start), Connection (the socket, reconnects and the
 // exactly-once nonces), render (one state onto the page), then the small builders.
 import { DiscordSDK, DiscordSDKMock } from "./vendor/discord-sdk.js";
-import { Channel, renderLines, refreshTimes } from "./channel.js";
+import { Channel, post, renderLines, refreshTimes } from "./channel.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -46,18 +46,8 @@ function nonce() {
 class AuthError extends Error {}
 
 async function postJSON(path, body) {
-  const res = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  let data = {};
-  try {
-    data = await res.json();
-  } catch {
-    data = {};
-  }
-  if (!res.ok) throw new AuthError(data.error || String(res.status));
+  const data = await post(path, body);
+  if (data.error) throw new AuthError(data.error);
   return data;
 }
 

@@ -92,7 +92,9 @@ export function refreshTimes(root) {
   }
 }
 
-async function post(path, body) {
+// post sends body as JSON and returns the answer's JSON; a refusal carries the server's
+// words in error (or the HTTP status when it sent none).
+export async function post(path, body) {
   const res = await fetch(path, {
     method: "POST",
     headers: { "content-type": "application/json" },
