@@ -63,10 +63,7 @@ func TestMembersSocketCarriesTheirHandAndTheirPanelsActions(t *testing.T) {
 // message shows it; and a click in Discord reaches the page as a new state.
 func TestAnActionFromThePageEditsTheDiscordTableAndAClickInDiscordReachesThePage(t *testing.T) {
 	h := newHarness(t, nil)
-	h.openTable()
-	p := h.open(h.session(bob))
-	p.waitState("bob is seated", seated)
-	h.clickTable(alice, "deal")
+	p := h.dealtWithBobsPage()
 	st := p.waitState("a stake select", hasControl("pt:amt:"))
 	sel, _ := control(st, "pt:amt:", ":stake")
 	require.Equal(t, "select", sel.Kind)
@@ -291,10 +288,7 @@ func TestReplayedNonceAppliesOnceAlsoAfterARestart(t *testing.T) {
 // member's action, a made-up one, a select value not among its options.
 func TestAnIDNotOfferedIsRefusedAndChangesNothing(t *testing.T) {
 	h := newHarness(t, nil)
-	h.openTable()
-	p := h.open(h.session(bob))
-	p.waitState("bob is seated", seated)
-	h.clickTable(alice, "deal")
+	p := h.dealtWithBobsPage()
 	st := p.waitState("a stake select", hasControl("pt:amt:"))
 	sel, _ := control(st, "pt:amt:", ":stake")
 	before := discordtest.Text(h.tableMessage())
@@ -494,10 +488,7 @@ func TestDemoPageSpeaksTheBrowsersLanguage(t *testing.T) {
 // submit stakes the typed amount.
 func TestOtherAmountAsksForAFormWhoseSubmitStakes(t *testing.T) {
 	h := newHarness(t, nil)
-	h.openTable()
-	p := h.open(h.session(bob))
-	p.waitState("bob is seated", seated)
-	h.clickTable(alice, "deal")
+	p := h.dealtWithBobsPage()
 	st := p.waitState("other amount", hasControl("pt:ask:"))
 	ask, _ := control(st, "pt:ask:", ":stake")
 	f := p.answer(p.send("click", ask.ID, nil, nil))

@@ -396,6 +396,17 @@ func control(st *state, prefix, suffix string) (bot.WebControl, bool) {
 	return bot.WebControl{}, false
 }
 
+// dealtWithBobsPage opens the table with alice and bob seated, opens bob's page, and has
+// alice deal: bob's page is then asked for his stake.
+func (h *harness) dealtWithBobsPage() *page {
+	h.t.Helper()
+	h.openTable()
+	p := h.open(h.session(bob))
+	p.waitState("bob is seated", seated)
+	h.clickTable(alice, "deal")
+	return p
+}
+
 func hasControl(prefix string) func(*state) bool {
 	return func(st *state) bool { _, ok := control(st, prefix, ""); return ok }
 }
