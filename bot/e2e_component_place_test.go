@@ -97,54 +97,42 @@ func TestTableButtonsFromAnotherServerChangeNothing(t *testing.T) {
 	h.noFailures()
 }
 
-func TestTableButtonsFromAnotherChannelChangeNothing(t *testing.T) {
-	h := newHarness(t, nil)
-	h.seat(alice, nil, bob)
-	h.fake.AddChannel(guildID, sideChannel)
-	table := h.tableMessage()
-	join, ok := customID(table, "pt:join:", "")
-	require.True(t, ok)
-	deal, ok := customID(table, "pt:deal:", "")
-	require.True(t, ok)
-	copied := h.postButtons(sideChannel, join, deal)
+// The table's Join and Deal copied onto a message the bot did not post them on, in
+// another channel or in the table's own, change nothing when clicked: each click is
+// refused privately, saying why.
+func TestTableButtonsAwayFromTheTableMessageChangeNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name, channel, why string
+	}{
+		{"another channel", sideChannel, "belongs to a table in another channel or server"},
+		{"another message", channelID, "only works on the message the bot posted it on"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, nil)
+			h.seat(alice, nil, bob)
+			h.fake.AddChannel(guildID, sideChannel)
+			table := h.tableMessage()
+			join, ok := customID(table, "pt:join:", "")
+			require.True(t, ok)
+			deal, ok := customID(table, "pt:deal:", "")
+			require.True(t, ok)
+			copied := h.postButtons(tc.channel, join, deal)
 
-	h.refusedUnchanged(sideChannel, copied.ID, carol, join, "belongs to a table in another channel or server")
-	h.refusedUnchanged(sideChannel, copied.ID, alice, deal, "belongs to a table in another channel or server")
-	assert.Equal(t, []string{alice, bob}, h.seatsAt(), "nobody sat down")
-	assert.NotContains(t, text(h.tableMessage()), carol, "the table does not show carol")
-	assert.NotContains(t, text(h.tableMessage()), "· round 1", "the table shows no round")
-	h.noWallet(guildID, carol)
-	tb, err := h.st.TableByChannel(context.Background(), guildID, channelID)
-	require.NoError(t, err)
-	assert.Zero(t, tb.RoundNumber, "no round was dealt")
-	assert.Equal(t, int64(1000), h.balance(alice))
-	assert.Equal(t, int64(1000), h.balance(bob))
-	h.audit()
-	h.noFailures()
-}
-
-func TestTableButtonsOnAnotherMessageChangeNothing(t *testing.T) {
-	h := newHarness(t, nil)
-	h.seat(alice, nil, bob)
-	table := h.tableMessage()
-	join, ok := customID(table, "pt:join:", "")
-	require.True(t, ok)
-	deal, ok := customID(table, "pt:deal:", "")
-	require.True(t, ok)
-	copied := h.postButtons(channelID, join, deal)
-
-	h.refusedUnchanged(channelID, copied.ID, carol, join, "only works on the message the bot posted it on")
-	h.refusedUnchanged(channelID, copied.ID, alice, deal, "only works on the message the bot posted it on")
-	assert.Equal(t, []string{alice, bob}, h.seatsAt(), "nobody sat down")
-	assert.NotContains(t, text(h.tableMessage()), carol, "the table does not show carol")
-	assert.NotContains(t, text(h.tableMessage()), "· round 1", "the table shows no round")
-	h.noWallet(guildID, carol)
-	tb, err := h.st.TableByChannel(context.Background(), guildID, channelID)
-	require.NoError(t, err)
-	assert.Zero(t, tb.RoundNumber, "no round was dealt")
-
-	h.audit()
-	h.noFailures()
+			h.refusedUnchanged(tc.channel, copied.ID, carol, join, tc.why)
+			h.refusedUnchanged(tc.channel, copied.ID, alice, deal, tc.why)
+			assert.Equal(t, []string{alice, bob}, h.seatsAt(), "nobody sat down")
+			assert.NotContains(t, text(h.tableMessage()), carol, "the table does not show carol")
+			assert.NotContains(t, text(h.tableMessage()), "· round 1", "the table shows no round")
+			h.noWallet(guildID, carol)
+			tb, err := h.st.TableByChannel(context.Background(), guildID, channelID)
+			require.NoError(t, err)
+			assert.Zero(t, tb.RoundNumber, "no round was dealt")
+			assert.Equal(t, int64(1000), h.balance(alice))
+			assert.Equal(t, int64(1000), h.balance(bob))
+			h.audit()
+			h.noFailures()
+		})
+	}
 }
 
 func TestOfferButtonsAwayFromTheOfferChangeNothing(t *testing.T) {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -65,13 +64,7 @@ func TestBankOffers(t *testing.T) {
 		sale := BankParams{TableID: tb.ID, BankOwner: &bob, Offer: "o2", Now: t0.Add(time.Minute),
 			Transfers: []Transfer{{From: WalletAccount("bob"), To: WalletAccount("alice"), Amount: 40}}}
 		// Two processes accept at once: one sale.
-		var wg sync.WaitGroup
-		errs := make([]error, 2)
-		for i := range errs {
-			wg.Add(1)
-			go func() { defer wg.Done(); errs[i] = s.UpdateBank(ctx, sale) }()
-		}
-		wg.Wait()
+		errs := atOnce(2, func(int) error { return s.UpdateBank(ctx, sale) })
 		ok := 0
 		for _, err := range errs {
 			if err == nil {

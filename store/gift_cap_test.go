@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -47,16 +46,10 @@ func TestGiftsMadeAtOnceCannotPassTheCapTogether(t *testing.T) {
 		s := bk.open(t)
 		wallets(t, s, "g", 2000, "ann", "ben")
 		const n = 10
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, _, errs[i] = s.Give(context.Background(), "g", "ann", "ben", 100, 500, t0)
-			}()
-		}
-		wg.Wait()
+		errs := atOnce(n, func(int) error {
+			_, _, err := s.Give(context.Background(), "g", "ann", "ben", 100, 500, t0)
+			return err
+		})
 		ok := 0
 		for _, err := range errs {
 			if err == nil {

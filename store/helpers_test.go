@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -121,3 +122,19 @@ func openTableWithRound(t testing.TB, s *Store, guild, channel string, members .
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// atOnce runs f(0) … f(n-1) each in its own goroutine, as that many processes or clicks
+// would at the same moment, and returns what each returned.
+func atOnce(n int, f func(i int) error) []error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f(i)
+		}()
+	}
+	wg.Wait()
+	return errs
+}

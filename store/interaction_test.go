@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -139,16 +138,10 @@ func TestConcurrentDeliveriesOfOneInteractionApplyOnce(t *testing.T) {
 		s := bk.open(t)
 		wallets(t, s, "g", 1000, "ann", "ben")
 		const n = 16
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, _, errs[i] = s.Give(delivery("i1"), "g", "ann", "ben", 10, 0, t0)
-			}()
-		}
-		wg.Wait()
+		errs := atOnce(n, func(int) error {
+			_, _, err := s.Give(delivery("i1"), "g", "ann", "ben", 10, 0, t0)
+			return err
+		})
 		ok := 0
 		for _, err := range errs {
 			if err == nil {
@@ -237,20 +230,14 @@ func TestAFailedDeliveryAmongConcurrentOnesLeavesNoRecord(t *testing.T) {
 		s := bk.open(t)
 		wallets(t, s, "g", 1000, "ann", "ben")
 		const n = 16
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
+		errs := atOnce(n, func(i int) error {
 			amount := int64(10)
 			if i%2 == 0 {
 				amount = 5000 // more than ann holds: refused after the record
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, _, errs[i] = s.Give(delivery("i1"), "g", "ann", "ben", amount, 0, t0)
-			}()
-		}
-		wg.Wait()
+			_, _, err := s.Give(delivery("i1"), "g", "ann", "ben", amount, 0, t0)
+			return err
+		})
 		ok := 0
 		for i, err := range errs {
 			switch {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -44,16 +43,10 @@ func TestConcurrentOpensCannotBothTakeTheLastPlace(t *testing.T) {
 		s := b.open(t)
 		ctx := context.Background()
 		const limit, racers = 3, 8
-		var wg sync.WaitGroup
-		errs := make([]error, racers)
-		for i := range racers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, errs[i] = s.OpenTable(ctx, OpenTableParams{Guild: "g", Channel: "c" + strconv.Itoa(i), Host: "h", MaxOpen: limit, Now: t0})
-			}()
-		}
-		wg.Wait()
+		errs := atOnce(racers, func(i int) error {
+			_, err := s.OpenTable(ctx, OpenTableParams{Guild: "g", Channel: "c" + strconv.Itoa(i), Host: "h", MaxOpen: limit, Now: t0})
+			return err
+		})
 		opened := 0
 		for _, err := range errs {
 			if err == nil {

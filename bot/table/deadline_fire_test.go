@@ -29,6 +29,20 @@ func (c *fakeNow) add(d time.Duration) {
 	c.mu.Unlock()
 }
 
+// openWithTwo opens a table in channel 2 of server 1, hosted by h, with the default
+// rules and the turn timer turn, and seats p and q.
+func openWithTwo(tb testing.TB, m *Manager, turn string) *Table {
+	tb.Helper()
+	ctx := context.Background()
+	t, _, err := m.Open(ctx, OpenParams{Guild: "1", Channel: "2", Host: "h", Config: Config{Rules: game.DefaultRules(), TurnTimer: turn}})
+	require.NoError(tb, err)
+	for _, p := range []string{"p", "q"} {
+		_, err = t.Join(ctx, p)
+		require.NoError(tb, err)
+	}
+	return t
+}
+
 func newTestManager(st *store.Store, holder string, now func() time.Time, leases Leases) *Manager {
 	m := NewManager(StoresOf(st), Options{StartingChips: 1000, MaxSeats: 10, OfferTTL: time.Minute, BidWindow: time.Minute,
 		Now: now, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler), Leases: leases, Holder: holder})
@@ -124,13 +138,7 @@ func BenchmarkDeadlineLateness(b *testing.B) {
 			m := newTestManager(st, "A", time.Now, leases)
 			m.Resume()
 			b.Cleanup(m.Close)
-			cfg := Config{Rules: game.DefaultRules(), TurnTimer: "20ms"}
-			tb, _, err := m.Open(ctx, OpenParams{Guild: "1", Channel: "2", Host: "h", Config: cfg})
-			require.NoError(b, err)
-			for _, p := range []string{"p", "q"} {
-				_, err = tb.Join(ctx, p)
-				require.NoError(b, err)
-			}
+			tb := openWithTwo(b, m, "20ms")
 			// The firing process's hold may drop a copy it finds stale: the table is looked
 			// up afresh each time.
 			id := tb.ID()

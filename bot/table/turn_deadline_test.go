@@ -22,13 +22,7 @@ func TestAnEarlyTurnDeadlineIsMovedOnNotFired(t *testing.T) {
 	t.Cleanup(func() { _ = st.Close() })
 	clk := &fakeNow{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	m := newTestManager(st, "A", clk.Now, nil)
-	cfg := Config{Rules: game.DefaultRules(), TurnTimer: "60s"}
-	tb, _, err := m.Open(ctx, OpenParams{Guild: "1", Channel: "2", Host: "h", Config: cfg})
-	require.NoError(t, err)
-	for _, p := range []string{"p", "q"} {
-		_, err = tb.Join(ctx, p)
-		require.NoError(t, err)
-	}
+	tb := openWithTwo(t, m, "60s")
 	dealt := clk.Now()
 	s, err := tb.Deal(ctx, "h", "deal")
 	require.NoError(t, err)
