@@ -833,20 +833,9 @@ func (p *publisher) findOrphan(ctx context.Context, s *table.Snapshot) string {
 // row at the top (an embed message of an earlier version) or in one inside a container
 // (the V2 table).
 func hasTableButton(cs []discordgo.MessageComponent, table int64) bool {
-	for _, c := range cs {
-		switch v := c.(type) {
-		case *discordgo.Container:
-			if hasTableButton(v.Components, table) {
-				return true
-			}
-		case *discordgo.ActionsRow:
-			if hasTableButton(v.Components, table) {
-				return true
-			}
-		case *discordgo.Button:
-			if view.IsTableButton(v.CustomID, table) {
-				return true
-			}
+	for _, c := range view.Leaves(cs) {
+		if b, ok := c.(*discordgo.Button); ok && view.IsTableButton(b.CustomID, table) {
+			return true
 		}
 	}
 	return false

@@ -284,34 +284,26 @@ var webTones = map[picture.Tone]string{picture.Neutral: "neutral", picture.Win: 
 // webControls lists a message's buttons and selects in order.
 func webControls(cs []discordgo.MessageComponent) []WebControl {
 	out := []WebControl{}
-	var walk func(cs []discordgo.MessageComponent)
-	walk = func(cs []discordgo.MessageComponent) {
-		for _, c := range cs {
-			switch v := c.(type) {
-			case discordgo.Container:
-				walk(v.Components)
-			case discordgo.ActionsRow:
-				walk(v.Components)
-			case discordgo.Button:
-				wc := WebControl{Kind: "button", ID: v.CustomID, Label: v.Label, Style: int(v.Style), Disabled: v.Disabled}
-				if v.Emoji != nil {
-					wc.Emoji = v.Emoji.Name
-				}
-				out = append(out, wc)
-			case discordgo.SelectMenu:
-				wc := WebControl{Kind: "select", ID: v.CustomID, Placeholder: v.Placeholder, Min: 1, Max: max(v.MaxValues, 1),
-					Disabled: v.Disabled, Options: []WebOption{}}
-				if v.MinValues != nil {
-					wc.Min = *v.MinValues
-				}
-				for _, o := range v.Options {
-					wc.Options = append(wc.Options, WebOption{Label: o.Label, Value: o.Value, Description: o.Description})
-				}
-				out = append(out, wc)
+	for _, c := range view.Leaves(cs) {
+		switch v := c.(type) {
+		case discordgo.Button:
+			wc := WebControl{Kind: "button", ID: v.CustomID, Label: v.Label, Style: int(v.Style), Disabled: v.Disabled}
+			if v.Emoji != nil {
+				wc.Emoji = v.Emoji.Name
 			}
+			out = append(out, wc)
+		case discordgo.SelectMenu:
+			wc := WebControl{Kind: "select", ID: v.CustomID, Placeholder: v.Placeholder, Min: 1, Max: max(v.MaxValues, 1),
+				Disabled: v.Disabled, Options: []WebOption{}}
+			if v.MinValues != nil {
+				wc.Min = *v.MinValues
+			}
+			for _, o := range v.Options {
+				wc.Options = append(wc.Options, WebOption{Label: o.Label, Value: o.Value, Description: o.Description})
+			}
+			out = append(out, wc)
 		}
 	}
-	walk(cs)
 	return out
 }
 

@@ -14,5 +14,8 @@
 // /pontoon stats and the leaderboard by net winnings. customid.go is the one place custom ids
 // are built, parsed and checked for staleness: pt:<kind>:<table>:<round>:<member action
 // count>:<arg>; the round and the member's count turn a button from an earlier round or
-// turn (or a double click) into a refusal instead of a second action.
+// turn (or a double click) into a refusal instead of a second action. Leaves (view.go)
+// is the one walk of a message's component tree, for whoever reads one back: Text (what
+// a message says), the web page's controls, the check that a message holds a table's
+// buttons.
 package view

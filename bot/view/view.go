@@ -38,27 +38,49 @@ func (m Message) Flags() discordgo.MessageFlags {
 // reader sees without the picture (and what tests read).
 func Text(comps []discordgo.MessageComponent) string {
 	var out []string
+	for _, c := range Leaves(comps) {
+		switch v := c.(type) {
+		case discordgo.TextDisplay:
+			out = append(out, v.Content)
+		case *discordgo.TextDisplay:
+			out = append(out, v.Content)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// Leaves lists, in reading order, the components inside comps that hold no others:
+// containers, sections (their accessory after their texts) and action rows are opened,
+// whether as values (as the bot builds them) or as pointers (as discordgo decodes
+// Discord's messages). It is the one walk of a message's tree for whoever reads one.
+func Leaves(comps []discordgo.MessageComponent) []discordgo.MessageComponent {
+	var out []discordgo.MessageComponent
 	var walk func(cs []discordgo.MessageComponent)
 	walk = func(cs []discordgo.MessageComponent) {
 		for _, c := range cs {
 			switch v := c.(type) {
-			case discordgo.TextDisplay:
-				out = append(out, v.Content)
-			case *discordgo.TextDisplay:
-				out = append(out, v.Content)
 			case discordgo.Container:
 				walk(v.Components)
 			case *discordgo.Container:
 				walk(v.Components)
+			case discordgo.ActionsRow:
+				walk(v.Components)
+			case *discordgo.ActionsRow:
+				walk(v.Components)
 			case discordgo.Section:
 				walk(v.Components)
+				walk([]discordgo.MessageComponent{v.Accessory})
 			case *discordgo.Section:
 				walk(v.Components)
+				walk([]discordgo.MessageComponent{v.Accessory})
+			case nil:
+			default:
+				out = append(out, c)
 			}
 		}
 	}
 	walk(comps)
-	return strings.Join(out, "\n")
+	return out
 }
 
 // card is a V2 message of one Container: its accent colour, then parts in order; empty
