@@ -89,12 +89,13 @@ func TestADailyClaimRedeliveredAfterARestartPaysOnceAndIsAnsweredOnce(t *testing
 	h.audit()
 }
 
-func TestATwistRedeliveredAfterARestartIsAppliedAndAnsweredOnce(t *testing.T) {
-	rec := &outcomes{}
-	h := newHarness(t, func(o *bot.Options) { o.Recorder = rec })
+// bobTwists seats alice (the bank, R1.4) and bob, deals bob 5H 6D (11), stakes 10 for
+// him and twists from his panel: he draws 2C (13) and plays on; alice holds 7S 9S. It
+// returns the fake's answer to the twist.
+func bobTwists(t *testing.T, h *harness) *discordtest.Response {
+	t.Helper()
 	h.seat(alice, nil, bob)
-	h.deck.push(cutFor(t, 0, 2)) // alice banks (R1.4)
-	// bob 5H 6D = 11, twists 2C = 13 and plays on; alice 7S 9S.
+	h.deck.push(cutFor(t, 0, 2))
 	h.nextRound(stack(t, "5H 7S 6D 9S 2C 3C 4C"))
 	h.clickTable(bob, "deal")
 	h.amount(bob, game.VerbStake, 10)
@@ -103,8 +104,15 @@ func TestATwistRedeliveredAfterARestartIsAppliedAndAnsweredOnce(t *testing.T) {
 	require.True(t, ok, "no twist for bob:\n%s", text(p))
 	r, err := h.fake.Click(channelID, p.ID, bob, id)
 	require.NoError(t, err)
-	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type)
 	require.Contains(t, text(r.Message), "2♣")
+	return r
+}
+
+func TestATwistRedeliveredAfterARestartIsAppliedAndAnsweredOnce(t *testing.T) {
+	rec := &outcomes{}
+	h := newHarness(t, func(o *bot.Options) { o.Recorder = rec })
+	r := bobTwists(t, h)
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Type)
 
 	ctx := context.Background()
 	tb, err := h.st.TableByChannel(ctx, guildID, channelID)
@@ -157,17 +165,7 @@ func TestADailyClaimRedeliveredToAnotherReplicaPaysOnce(t *testing.T) {
 // click as stale before it reaches the store, and the store refuses it.
 func TestATwistRedeliveredToAnotherReplicaIsAppliedOnce(t *testing.T) {
 	h, _, b := replicaPair(t, nil)
-	h.seat(alice, nil, bob)
-	h.deck.push(cutFor(t, 0, 2))
-	h.nextRound(stack(t, "5H 7S 6D 9S 2C 3C 4C"))
-	h.clickTable(bob, "deal")
-	h.amount(bob, game.VerbStake, 10)
-	p := h.panel(bob)
-	id, ok := customID(p, "pt:act:", ":"+string(game.VerbTwist))
-	require.True(t, ok, "no twist for bob:\n%s", text(p))
-	r, err := h.fake.Click(channelID, p.ID, bob, id)
-	require.NoError(t, err)
-	require.Contains(t, text(r.Message), "2♣")
+	r := bobTwists(t, h)
 
 	require.NoError(t, h.fake.SetInteractionsEndpoint(b.srv.URL))
 	require.NoError(t, h.fake.Redeliver(r))
