@@ -125,6 +125,10 @@ func (a tableAt) open(logs func() string) {
 		}
 	}
 	require.Equal(t, 2, staked, "two players stake; the third banks")
+	// The table message is edited after the stake's answer: wait for it, so that what
+	// the message says (in play, or settled by a banker's pontoon) is what the store holds.
+	require.Eventually(t, func() bool { return !strings.Contains(msgText(a.msg()), "Stakes: waiting for") },
+		10*time.Second, 10*time.Millisecond, "logs:\n%s", logs())
 }
 
 // press has member make the first legal move of a simple strategy on their panel.
