@@ -239,6 +239,9 @@ func TestLanguageWords(t *testing.T) {
 		{"pt-BR", "table.doubled", "O banqueiro dobrou as apostas."},
 		{"pl", "table.doubled", "Bankier podwoił stawki."},
 		{"id", "panel.title", "Tanganmu"},
+		{"id", "web.your_actions", "Aksimu"},               // the catalog's "aksi", as in "Aksi meja"
+		{"su", "web.demo.add_player", "Tambahkeun pamaén"}, // not the formal "tambihan"
+		{"pt-BR", "web.demo.channel", "Canal demo"},        // beside "Adicionar jogador" on one line
 	}
 	for _, tc := range cases {
 		assert.Equal(t, tc.want, c.T(tc.lang, tc.key), "%s %s", tc.lang, tc.key)
@@ -266,6 +269,19 @@ func TestLanguageWords(t *testing.T) {
 		for _, text := range forms {
 			assert.NotContains(t, text, "dék", "su %s: the seed's 'dek'", key)
 			assert.NotContains(t, text, "escrow", "su %s", key)
+		}
+	}
+}
+
+// A face-down card has one word per language: the page's screen-reader names of a
+// hidden card use the word the table picture prints under one.
+func TestFaceDownIsOneWordPerLanguage(t *testing.T) {
+	c := MustLoad()
+	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "-", " ")) }
+	for _, lang := range Languages {
+		word := norm(c.T(lang, "picture.face_down"))
+		for _, key := range []string{"web.card.down", "web.card.hidden"} {
+			assert.Contains(t, norm(c.T(lang, key)), word, "%s %s", lang, key)
 		}
 	}
 }
