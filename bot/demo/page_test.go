@@ -3,6 +3,7 @@ package demo_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"image/png"
@@ -17,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/pontoon-bot/pontoon/bot/demo"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
+	"github.com/pontoon-bot/pontoon/bot/i18n"
 	"github.com/pontoon-bot/pontoon/bot/view"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/stretchr/testify/assert"
@@ -271,6 +273,40 @@ func (tb *tab) seatNames() []string {
 func (tb *tab) hidden(sel string) bool {
 	tb.t.Helper()
 	return eval[bool](tb, fmt.Sprintf(`document.querySelector(%q).hidden`, sel))
+}
+
+// The page's own controls keep their words on one line on a phone in every language:
+// the demo channel's heading beside its Add a player button, and the amount form's
+// Cancel and Confirm. Each language's words are put in place and measured in one
+// script, so no state drawn meanwhile can put English back first.
+func TestPageControlsFitAPhoneInEveryLanguage(t *testing.T) {
+	s := openStack(t, nil)
+	page := openTab(t, s, "alice")
+	page.waitJS(`!document.getElementById("channel").hidden`, "the demo channel")
+	eval[bool](page, `(document.getElementById("modal").showModal(), true)`)
+	controls := map[string]string{"channel-label": "web.demo.channel", "add-player": "web.demo.add_player",
+		"modal-cancel": "web.modal.cancel", "modal-submit": "web.modal.submit"}
+	for _, lang := range i18n.Languages {
+		texts := map[string]string{}
+		for id, key := range controls {
+			texts[id] = words.T(lang, key)
+		}
+		b, err := json.Marshal(texts)
+		require.NoError(t, err)
+		lines := eval[map[string]int](page, fmt.Sprintf(`((texts) => {
+			for (const [id, text] of Object.entries(texts)) document.getElementById(id).textContent = text;
+			const out = {};
+			for (const id of Object.keys(texts)) {
+				const r = document.createRange();
+				r.selectNodeContents(document.getElementById(id));
+				out[id] = new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+			}
+			return out;
+		})(%s)`, b))
+		for id, n := range lines {
+			assert.Equal(t, 1, n, "%s %s %q: lines at 390 px", lang, controls[id], texts[id])
+		}
+	}
 }
 
 // The page at phone size, on alice's turn at a table with two scripted players: a
