@@ -229,7 +229,21 @@ func shootRoundPlayedWith(t *testing.T, mod func(*bot.Options)) *harness {
 }
 
 // waitOffer is the newest bank offer in the channel that still has its buttons.
-func (h *harness) waitOffer() *discordgo.Message { return h.waitPost("offers the bank", true) }
+// waitOffer waits for the bank offer's message and for the store to hold it as the
+// offer's: the bot posts the offer, then records where, and until then only the channel
+// ties a click to the offer.
+func (h *harness) waitOffer() *discordgo.Message {
+	h.t.Helper()
+	m := h.waitPost("offers the bank", true)
+	id, ok := customID(m, "pt:offer:", ".accept")
+	require.True(h.t, ok)
+	offerID := strings.TrimSuffix(id[strings.LastIndex(id, ":")+1:], ".accept")
+	require.Eventually(h.t, func() bool {
+		of, err := h.st.Offer(context.Background(), offerID)
+		return err == nil && of.MessageID == m.ID
+	}, 5*time.Second, 10*time.Millisecond, "the offer's message was never recorded")
+	return m
+}
 
 // waitPost waits for a message in the channel whose text holds want (with buttons on
 // it, if buttons) and returns the newest such.
