@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -317,14 +318,25 @@ func (h *harness) waitTable(want string) *discordgo.Message {
 	return m
 }
 
+// clickTable has user press the table's kind button as the message shows it. An edit
+// that lands between reading the message and the click (the publisher's, after an
+// answer that already updated it) can replace the button; the member then presses the
+// one now shown, so the click is made again on the message as it is.
 func (h *harness) clickTable(user, kind string) *discordtest.Response {
 	h.t.Helper()
-	m := h.tableMessage()
-	id, ok := customID(m, "pt:"+kind+":", "")
-	require.True(h.t, ok, "no %s button on the table", kind)
-	r, err := h.fake.Click(channelID, m.ID, user, id)
-	require.NoError(h.t, err)
-	return r
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		m := h.tableMessage()
+		id, ok := customID(m, "pt:"+kind+":", "")
+		require.True(h.t, ok, "no %s button on the table", kind)
+		r, err := h.fake.Click(channelID, m.ID, user, id)
+		if errors.Is(err, discordtest.ErrNoSuchComponent) && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+			continue
+		}
+		require.NoError(h.t, err)
+		return r
+	}
 }
 
 // panel opens the member's private panel with My cards.

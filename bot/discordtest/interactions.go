@@ -545,7 +545,7 @@ func (s *Server) startComponent(channelID, messageID, userID, customID string, v
 	}
 	c := findComponent(m.components, customID)
 	if c == nil {
-		return nil, fmt.Errorf("discordtest: message %s has no component with custom_id %q", messageID, customID)
+		return nil, fmt.Errorf("%w: message %s, custom_id %q", ErrNoSuchComponent, messageID, customID)
 	}
 	if c.Disabled {
 		return nil, fmt.Errorf("discordtest: component %q on message %s is disabled", customID, messageID)

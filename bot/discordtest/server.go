@@ -34,6 +34,11 @@ const (
 // discordEpoch is the first millisecond of 2015, where snowflakes start.
 const discordEpoch = 1420070400000
 
+// ErrNoSuchComponent is a click or a select on a component the message does not have
+// (any more: an edit may have replaced it since the caller read the message). No
+// interaction is sent.
+var ErrNoSuchComponent = errors.New("discordtest: the message has no component with that custom_id")
+
 // ErrNotConnected is returned by Command, Click, Select and SubmitModal when
 // no gateway session could receive the interaction.
 var ErrNotConnected = errors.New("discordtest: no gateway session to deliver the interaction to")
