@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/pontoon-bot/pontoon/bot/activity"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -114,7 +115,9 @@ func (c *stalledConn) Close() error {
 // carol's page stalled.
 func stalledTable(t *testing.T) (h *harness, readers []*page, stalled *stalledPage) {
 	t.Helper()
-	h = newHarness(t, nil)
+	// A stalled page is closed once a write to it has waited WriteTimeout; these tests
+	// read it again well before that, however slow the machine.
+	h = newHarness(t, func(c *activity.Config) { c.WriteTimeout = 5 * time.Minute })
 	h.fake.AddMember(guildID, dave, "dave", 0, "en-US")
 	h.openTable()
 	readers = []*page{h.open(h.session(alice)), h.open(h.session(bob))}
