@@ -67,6 +67,10 @@
 // over real sockets; names_test.go restarts the bot and reads the members' names a page
 // gets from Discord with nobody clicking. BenchmarkFanOut50Pages measures a click in
 // Discord reaching 50 pages, with and without a 51st page that never reads.
+// stalled_page_test.go leaves a page unread until the server's write to it waits on a
+// full connection: the clicks and the other pages go on, the stalled page is sent only
+// the newest state when it reads again, and one that also leaves its answers unread is
+// closed once its queue is full.
 // replicas_test.go runs two replicas on PostgreSQL (PONTOON_TEST_POSTGRES_URL), a page
 // on one and the click on the other.
 package activity

@@ -36,7 +36,10 @@ type Config struct {
 	BotToken     string        // for GET /applications/{app}/activity-instances/{instance}
 	Origins      []string      // origins allowed besides https://{ClientID}.discordsays.com and the server's own host
 	SessionTTL   time.Duration // how long a session lasts; 30m
-	Demo         *Demo         // non-nil only in `pontoon demo`: accepts the SDK mock's code
+	// WriteTimeout is how long a write to a page may wait for the page to read before
+	// the page is closed; 10s.
+	WriteTimeout time.Duration
+	Demo         *Demo // non-nil only in `pontoon demo`: accepts the SDK mock's code
 	Log          *slog.Logger
 	// HTTPClient calls Discord for the OAuth2 exchange; a client with a 10s timeout
 	// when nil.
@@ -89,6 +92,9 @@ func New(cfg Config, tables Tables) (*Server, error) {
 	}
 	if cfg.SessionTTL <= 0 {
 		cfg.SessionTTL = 30 * time.Minute
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = 10 * time.Second
 	}
 	if cfg.APIURL == "" {
 		cfg.APIURL = "https://discord.com"

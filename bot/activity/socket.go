@@ -26,7 +26,6 @@ const (
 	helloWithin  = 5 * time.Second  // the first frame must be a hello by then
 	pingEvery    = 30 * time.Second // keeps proxies from closing an idle socket
 	readIdle     = 75 * time.Second // no frame or pong for this long: the page is gone
-	writeWithin  = 10 * time.Second
 	maxFrame     = 16 << 10
 	answersQueue = 32
 	// actionRate and actionBurst bound one session's actions: a person clicks a few
@@ -301,7 +300,7 @@ func (k *socket) write(changes <-chan struct{}) {
 			dirty = true
 		case <-ping.C:
 			k.wmu.Lock()
-			err := k.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWithin))
+			err := k.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(k.s.cfg.WriteTimeout))
 			k.wmu.Unlock()
 			if err != nil {
 				k.close(websocket.CloseGoingAway, "")
@@ -360,7 +359,7 @@ func (k *socket) state() ([]byte, error) {
 func (k *socket) send(frame []byte) bool {
 	k.wmu.Lock()
 	defer k.wmu.Unlock()
-	_ = k.conn.SetWriteDeadline(time.Now().Add(writeWithin))
+	_ = k.conn.SetWriteDeadline(time.Now().Add(k.s.cfg.WriteTimeout))
 	if err := k.conn.WriteMessage(websocket.TextMessage, frame); err != nil {
 		k.closeLocked(websocket.CloseGoingAway, "")
 		return false
