@@ -1,18 +1,17 @@
 package bot_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot"
+	"github.com/pontoon-bot/pontoon/bot/logging/logtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -38,23 +37,10 @@ func TestStartPastTheServersTableLimitIsRefusedNamingIt(t *testing.T) {
 	h.noFailures()
 }
 
-// The logger of a test that reads the bot's debug lines.
-type logLines struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logLines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logLines) matching(re *regexp.Regexp) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// matching is what re finds in each line of logs that it matches.
+func matching(logs *logtest.Buffer, re *regexp.Regexp) []string {
 	var out []string
-	for _, line := range strings.Split(l.buf.String(), "\n") {
+	for _, line := range logs.Lines() {
 		if m := re.FindString(line); m != "" {
 			out = append(out, m)
 		}
@@ -81,7 +67,7 @@ func (h *harness) oddsIn(channel, member string) (deferred bool, answer string) 
 // first again, all at once, it simulates the first, then the second, and answers the
 // third from the first's result without simulating it again.
 func TestOddsAreSimulatedOneAtATime(t *testing.T) {
-	var logs logLines
+	var logs logtest.Buffer
 	h := newHarness(t, func(o *bot.Options) {
 		o.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
@@ -116,7 +102,7 @@ func TestOddsAreSimulatedOneAtATime(t *testing.T) {
 	}
 	assert.Equal(t, answers[0], answers[2], "the same rule set, the same figures")
 	assert.Equal(t, []string{"simulating odds", "odds simulated", "simulating odds", "odds simulated"},
-		logs.matching(regexp.MustCompile(`simulating odds|odds simulated`)), "one simulation at a time, none twice")
+		matching(&logs, regexp.MustCompile(`simulating odds|odds simulated`)), "one simulation at a time, none twice")
 	h.noFailures()
 }
 

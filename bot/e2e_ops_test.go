@@ -1,16 +1,15 @@
 package bot_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot"
+	"github.com/pontoon-bot/pontoon/bot/logging/logtest"
 	"github.com/pontoon-bot/pontoon/bot/metrics"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/stretchr/testify/assert"
@@ -111,23 +110,9 @@ func TestTimersPending(t *testing.T) {
 	h.noFailures()
 }
 
-// syncBuffer is a bytes.Buffer safe for the bot's goroutines to log into.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// line is the first JSON log line with message msg, or nil.
-func (s *syncBuffer) line(msg string) map[string]any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, l := range strings.Split(s.b.String(), "\n") {
+// jsonLine is the first JSON line of logs with message msg, or nil.
+func jsonLine(logs *logtest.Buffer, msg string) map[string]any {
+	for _, l := range logs.Lines() {
 		var rec map[string]any
 		if json.Unmarshal([]byte(l), &rec) == nil && rec["msg"] == msg {
 			return rec
@@ -140,7 +125,7 @@ func (s *syncBuffer) line(msg string) map[string]any {
 // auction's public message) names the interaction, its guild and channel, and the table
 // and round the command found by its channel.
 func TestLogLinesNameTheInteraction(t *testing.T) {
-	var logs syncBuffer
+	var logs logtest.Buffer
 	h := newHarness(t, func(o *bot.Options) { o.Logger = slog.New(slog.NewJSONHandler(&logs, nil)) })
 	h.seat(alice, shootOpts(), bob, carol)
 	h.deck.push(cutFor(t, 0, 3))
@@ -152,7 +137,7 @@ func TestLogLinesNameTheInteraction(t *testing.T) {
 	r := h.cmd(alice, group("bank", "auction"))
 	require.Contains(t, text(r.Message), "auction has started")
 	var rec map[string]any
-	require.Eventually(t, func() bool { rec = logs.line("auction not posted"); return rec != nil }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { rec = jsonLine(&logs, "auction not posted"); return rec != nil }, 5*time.Second, 10*time.Millisecond)
 	assert.Equal(t, guildID, rec["guild"])
 	assert.Equal(t, channelID, rec["channel"])
 	assert.Equal(t, "command:bank_auction", rec["kind"])

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,10 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/pontoon-bot/pontoon/bot/logging/logtest"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/stretchr/testify/require"
 )
@@ -202,7 +201,7 @@ func TestCrashRecovery(t *testing.T) {
 		for i := 0; i < kills; i++ {
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
 			cmd.Env = append(os.Environ(), crashEnv+"="+path)
-			var stdout, stderr safeBuffer
+			var stdout, stderr logtest.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			require.NoError(t, cmd.Start())
 			exited := make(chan error, 1)
@@ -305,22 +304,4 @@ func checkLedgerLegs(t *testing.T, s *Store) {
 		}
 		require.Empty(t, legs, "round %d: ledger rows for actions that are not in the log", r.Number)
 	}
-}
-
-// safeBuffer is a bytes.Buffer safe for the child's stderr copier and the test.
-type safeBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *safeBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *safeBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -21,6 +22,7 @@ import (
 	"github.com/pontoon-bot/pontoon/bot"
 	"github.com/pontoon-bot/pontoon/bot/activity"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
+	"github.com/pontoon-bot/pontoon/bot/logging/logtest"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
 	"github.com/stretchr/testify/require"
@@ -35,31 +37,13 @@ const (
 	instance  = "i-100"
 )
 
-// logBuffer keeps every line the bot and the server log, for the secrets test.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 // harness is the real bot on a real SQLite file, against the fake Discord, with the
 // activity server in front of it on a loopback port.
 type harness struct {
 	t      testing.TB
 	fake   *discordtest.Server
 	dbPath string
-	logs   *logBuffer
+	logs   *logtest.Buffer // every line the bot and the server log, for the secrets test
 	log    *slog.Logger
 	st     *store.Store
 	bot    *bot.Bot
@@ -79,7 +63,7 @@ func newHarness(t testing.TB, mod func(*activity.Config)) *harness {
 	fake.AddMember(guildID, carol, "carol", 0, "en-US")
 	fake.AddActivityInstance(instance, guildID, channelID, alice, bob, carol)
 	fake.EnableActivities() // as the Developer Portal does for an Activity: its Entry Point command
-	logs := &logBuffer{}
+	logs := &logtest.Buffer{}
 	h := &harness{t: t, fake: fake, dbPath: filepath.Join(t.TempDir(), "pontoon.db"), logs: logs,
 		log: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	h.cfg = activity.Config{ClientID: fake.AppID, ClientSecret: fake.ClientSecret(), APIURL: fake.URL(), BotToken: fake.Token, Log: h.log}
@@ -271,7 +255,7 @@ func (p *page) read() {
 		_, raw, err := p.conn.ReadMessage()
 		if err != nil {
 			var ce *websocket.CloseError
-			if ok := asClose(err, &ce); ok {
+			if errors.As(err, &ce) {
 				p.code.Store(int32(ce.Code))
 			}
 			return
@@ -293,28 +277,27 @@ func (p *page) read() {
 	}
 }
 
-func asClose(err error, ce **websocket.CloseError) bool {
-	c, ok := err.(*websocket.CloseError)
-	if ok {
-		*ce = c
-	}
-	return ok
-}
-
-// next is the next frame of the given type, skipping others.
-func (p *page) next(typ string) frame {
+// until is the next frame that match accepts, skipping others; what names it in the
+// failure.
+func (p *page) until(what string, match func(frame) bool) frame {
 	p.t.Helper()
 	timeout := time.After(10 * time.Second)
 	for {
 		select {
 		case f := <-p.frames:
-			if f.Type == typ {
+			if match(f) {
 				return f
 			}
 		case <-timeout:
-			p.t.Fatalf("no %s frame", typ)
+			p.t.Fatalf("no %s", what)
 		}
 	}
+}
+
+// next is the next frame of the given type, skipping others.
+func (p *page) next(typ string) frame {
+	p.t.Helper()
+	return p.until(typ+" frame", func(f frame) bool { return f.Type == typ })
 }
 
 // state waits for a state that satisfies ok, and returns it.
@@ -365,17 +348,7 @@ func (p *page) sendNonce(nonce, typ, id string, values []string, fields map[stri
 // answer is the result (or modal, or error) of the action with that nonce.
 func (p *page) answer(nonce string) frame {
 	p.t.Helper()
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case f := <-p.frames:
-			if f.Nonce == nonce && f.Type != "state" {
-				return f
-			}
-		case <-timeout:
-			p.t.Fatalf("no answer to %s", nonce)
-		}
-	}
+	return p.until("answer to "+nonce, func(f frame) bool { return f.Nonce == nonce && f.Type != "state" })
 }
 
 // control is the control of the member's last state whose id starts with prefix

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pontoon-bot/pontoon/bot/httpin"
+	"github.com/pontoon-bot/pontoon/bot/logging/logtest"
 	"github.com/pontoon-bot/pontoon/bot/metrics"
 )
 
@@ -31,31 +31,13 @@ func keyPair(t *testing.T) (ed25519.PublicKey, ed25519.PrivateKey) {
 	return pub, priv
 }
 
-// lockedLog is a log sink the server's goroutines write to while the test reads it.
-type lockedLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) lines() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.FieldsFunc(l.b.String(), func(r rune) bool { return r == '\n' })
-}
-
 // counting is an endpoint whose refusals go to real metrics and a text log, on a clock
 // the test moves.
 type counting struct {
 	url   string
 	priv  ed25519.PrivateKey
 	m     *metrics.Metrics
-	log   *lockedLog
+	log   *logtest.Buffer
 	now   atomic.Int64 // Unix nanoseconds
 	calls atomic.Int32
 }
@@ -63,7 +45,7 @@ type counting struct {
 func newCounting(t *testing.T) *counting {
 	t.Helper()
 	pub, priv := keyPair(t)
-	e := &counting{priv: priv, m: metrics.New(), log: &lockedLog{}}
+	e := &counting{priv: priv, m: metrics.New(), log: &logtest.Buffer{}}
 	e.now.Store(time.Now().UnixNano())
 	h, err := httpin.New(httpin.Options{
 		PublicKey: pub, Recorder: e.m,
@@ -182,7 +164,7 @@ func TestRefusalsCountedAndLoggedAsASample(t *testing.T) {
 	}
 	assert.Equal(t, 30, e.refused(t, httpin.RefusedMissingSignature))
 	assert.Equal(t, 20, e.refused(t, httpin.RefusedBadSignature))
-	lines := e.log.lines()
+	lines := e.log.Lines()
 	require.Len(t, lines, 1, "one line for fifty refusals: %q", lines)
 	assert.Contains(t, lines[0], "level=WARN")
 	assert.Contains(t, lines[0], "reason=missing_signature")
@@ -191,12 +173,12 @@ func TestRefusalsCountedAndLoggedAsASample(t *testing.T) {
 	e.now.Add(int64(httpin.DefaultRefusalLogEvery - time.Second))
 	status, _, _ := post(t, e.url, body, nil)
 	require.Equal(t, http.StatusUnauthorized, status)
-	require.Len(t, e.log.lines(), 1, "still within the minute")
+	require.Len(t, e.log.Lines(), 1, "still within the minute")
 
 	e.now.Add(int64(time.Second))
 	status, _, _ = post(t, e.url, body, signed(other, time.Unix(0, e.now.Load()), body))
 	require.Equal(t, http.StatusUnauthorized, status)
-	lines = e.log.lines()
+	lines = e.log.Lines()
 	require.Len(t, lines, 2)
 	assert.Contains(t, lines[1], "reason=bad_signature")
 	assert.Contains(t, lines[1], "refused_since_last_line=50", "the 49 after the first line, and the one within the minute")

@@ -11,4 +11,7 @@
 // Discordgo and DiscordgoLevel route discordgo's messages (discordgo.Logger, a package
 // variable, and Session.LogLevel) into slog at the configured level; its informational
 // messages, a trace of its own code, are logged at debug.
+//
+// Tests that read what a running bot, server or child process logs write it into a
+// logtest.Buffer.
 package logging

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pontoon-bot/pontoon/bot/logging/logtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,7 +27,7 @@ func TestDemoServesThePageAndStopsCleanlyOnSIGTERM(t *testing.T) {
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	stderr := &lockedBuffer{}
+	stderr := &logtest.Buffer{}
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 	exited := make(chan struct{})

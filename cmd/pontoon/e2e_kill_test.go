@@ -18,6 +18,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
+	"github.com/pontoon-bot/pontoon/bot/logging/logtest"
 	"github.com/pontoon-bot/pontoon/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -264,7 +265,7 @@ func BenchmarkStartStopMemory(b *testing.B) {
 	fake := newFake(b)
 	cmd := exec.Command(bin)
 	cmd.Env = serveEnv(fake, filepath.Join(b.TempDir(), "pontoon.db"))
-	logs := &lockedBuffer{}
+	logs := &logtest.Buffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	require.NoError(b, cmd.Start())
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()

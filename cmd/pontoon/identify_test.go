@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
+	"github.com/pontoon-bot/pontoon/bot/logging/logtest"
 	"github.com/pontoon-bot/pontoon/store/storetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,7 +35,7 @@ func TestShardProcessesPaceTheirIdentifies(t *testing.T) {
 	for s := range 2 {
 		cmd := exec.Command(bin)
 		cmd.Env = append(base[:len(base):len(base)], fmt.Sprintf("PONTOON_DISCORD_SHARD_ID=%d", s))
-		logs := &lockedBuffer{}
+		logs := &logtest.Buffer{}
 		cmd.Stdout, cmd.Stderr = logs, logs
 		require.NoError(t, cmd.Start())
 		procs = append(procs, &serveProcess{cmd: cmd, logs: logs})

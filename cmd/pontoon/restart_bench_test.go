@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/discordapi"
+	"github.com/pontoon-bot/pontoon/bot/logging/logtest"
 	"github.com/pontoon-bot/pontoon/store"
 	"github.com/stretchr/testify/require"
 )
@@ -121,7 +122,7 @@ func serveB(b *testing.B, bin string, env []string) *serveProcess {
 	b.Helper()
 	cmd := exec.Command(bin)
 	cmd.Env = env
-	logs := &lockedBuffer{}
+	logs := &logtest.Buffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	require.NoError(b, cmd.Start())
 	deadline := time.Now().Add(60 * time.Second)

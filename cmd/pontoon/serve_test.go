@@ -1,19 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"github.com/pontoon-bot/pontoon/store"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pontoon-bot/pontoon/bot/logging/logtest"
+	"github.com/pontoon-bot/pontoon/store"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
@@ -30,23 +30,6 @@ const (
 )
 
 var players = []string{"310000000000000001", "310000000000000002", "310000000000000003"}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // buildBinary builds the real pontoon command once per test.
 func buildBinary(t *testing.T) string {
@@ -70,14 +53,14 @@ func table(fake *discordtest.Server) *discordgo.Message {
 // serveProcess is a running `pontoon serve`.
 type serveProcess struct {
 	cmd  *exec.Cmd
-	logs *lockedBuffer
+	logs *logtest.Buffer
 }
 
 func startServe(t *testing.T, bin string, env []string, readyCount int) *serveProcess {
 	t.Helper()
 	cmd := exec.Command(bin) // no subcommand: serve is the default
 	cmd.Env = env
-	logs := &lockedBuffer{}
+	logs := &logtest.Buffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	require.NoError(t, cmd.Start())
 	// "serving" is logged once the bot is ready and, when configured, its interactions
