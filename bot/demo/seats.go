@@ -43,13 +43,9 @@ func (d *Demo) Seat(ctx context.Context, count int) (int, error) {
 			break
 		}
 		id := d.add(name, 0)
-		tm := d.tableMessage()
-		if tm == nil {
-			return seated, errNoTable
-		}
-		join, ok := findComponent(tm, view.KindJoin, "")
-		if !ok {
-			return seated, errNoTable
+		tm, join, err := d.tableButton(view.KindJoin)
+		if err != nil {
+			return seated, err
 		}
 		r, err := d.fake.Click(d.cfg.Channel, tm.ID, id, join)
 		if err != nil {
@@ -175,13 +171,9 @@ func (d *Demo) move(s *seat, adv sim.Advice) error {
 // panelOf is s's panel as it stands now: Refresh on their last panel when it belongs to
 // the round on the table, else My cards on the table message (a new panel).
 func (d *Demo) panelOf(s *seat) (*discordgo.Message, error) {
-	tm := d.tableMessage()
-	if tm == nil {
-		return nil, errNoTable
-	}
-	cards, ok := findComponent(tm, view.KindCards, "")
-	if !ok {
-		return nil, errNoTable
+	tm, cards, err := d.tableButton(view.KindCards)
+	if err != nil {
+		return nil, err
 	}
 	round := idOf(cards).Round
 	if s.panel != "" {
@@ -220,6 +212,20 @@ func (d *Demo) tableMessage() *discordgo.Message {
 		}
 	}
 	return nil
+}
+
+// tableButton is the channel's table message and the custom id of its kind button
+// (errNoTable without either).
+func (d *Demo) tableButton(kind string) (*discordgo.Message, string, error) {
+	tm := d.tableMessage()
+	if tm == nil {
+		return nil, "", errNoTable
+	}
+	id, ok := findComponent(tm, kind, "")
+	if !ok {
+		return nil, "", errNoTable
+	}
+	return tm, id, nil
 }
 
 // findComponent finds the custom id of an enabled button or select of the bot's on m
