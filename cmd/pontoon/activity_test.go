@@ -3,11 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -21,16 +19,13 @@ import (
 // the table's page, whose sign-in exchanges a code with the client secret; the secret,
 // the code and the session never reach the output.
 func TestServeServesTheTablesPage(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	fake := discordtest.New(t, discordtest.WithToken(token))
 	fake.AddGuild(guild, "en-US")
 	fake.AddChannel(guild, channel)
 	fake.AddMember(guild, players[0], "p", 0, "en-US")
 	fake.AddActivityInstance("i-1", guild, channel, players[0])
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
+	addr := freeAddr(t)
 	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
 		"PONTOON_DISCORD_APPLICATION_ID="+fake.AppID, "PONTOON_DISCORD_CLIENT_SECRET="+fake.ClientSecret(),
 		"PONTOON_ACTIVITY_LISTEN="+addr, "PONTOON_DATABASE_PATH="+filepath.Join(t.TempDir(), "pontoon.db"),
@@ -66,8 +61,7 @@ func TestServeServesTheTablesPage(t *testing.T) {
 		return ok
 	}, 10*time.Second, 20*time.Millisecond, "Open table on the table message")
 
-	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
-	require.NoError(t, p.cmd.Wait())
+	stopServe(t, p)
 	logs := p.logs.String()
 	assert.Contains(t, logs, "serving the table's page")
 	for name, secret := range map[string]string{"client secret": fake.ClientSecret(), "code": code,

@@ -106,7 +106,7 @@ func adminAddr(t *testing.T, logs string) string {
 // its resume, live tables and pending timers, rounds and actions committed, commit
 // latency, and, sampled from the audit at start, chips in circulation per server.
 func TestAdminListener(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	fake := discordtest.New(t, discordtest.WithToken(token))
 	fake.AddGuild(guild, "en-US")
 	fake.AddChannel(guild, channel)

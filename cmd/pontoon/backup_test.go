@@ -21,7 +21,7 @@ import (
 // finds the copy's books balanced without changing it. A second backup to the same name is refused, and
 // auditing a file that does not exist fails instead of creating an empty database.
 func TestBackupWhileServing(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "pontoon.db")

@@ -56,7 +56,7 @@ func TestCopyToPostgres(t *testing.T) {
 	require.NoError(t, st.SetGuildSettings(ctx, guild, `{"language":"pl"}`, now))
 	require.NoError(t, st.Close())
 
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	run := func(env []string, args ...string) (string, error) {
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = t.TempDir() // no config.yaml

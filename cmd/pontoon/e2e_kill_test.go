@@ -60,7 +60,7 @@ func startCmd() []*discordgo.ApplicationCommandInteractionDataOption {
 // message: members can join, deal and stake on it, and each change shows on it; no
 // frozen copy with buttons is left in the channel.
 func TestKillDuringStartLeavesALiveTable(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	for _, tc := range []struct {
 		name    string
 		posted  bool // Discord stored the message before the kill
@@ -150,7 +150,7 @@ func TestKillDuringStartLeavesALiveTable(t *testing.T) {
 
 // Starting_chips: 0 means members start with 0 chips, not the default 1000.
 func TestStartingChipsZeroMeansZero(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	fake := newFake(t)
 	env := serveEnv(fake, filepath.Join(t.TempDir(), "pontoon.db"), "PONTOON_GAME_STARTING_CHIPS=0")
 	p := startServe(t, bin, env, 1)
@@ -199,7 +199,7 @@ func quietFake(fake *discordtest.Server, idle, limit time.Duration) {
 // process (its peak resident memory, from /proc) grows by a bounded amount over the
 // same bot restarted over one table, and sends nothing about the idle tables.
 func TestRestartMemoryIsBounded(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	peak := func(n int) (kB int64, requests int) {
 		fake := newFake(t)
 		db := filepath.Join(t.TempDir(), "pontoon.db")
@@ -259,9 +259,7 @@ func TestRestartMemoryIsBounded(t *testing.T) {
 //
 //	go test ./cmd/pontoon -run XXX -bench StartStopMemory -benchtime 3000x
 func BenchmarkStartStopMemory(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "pontoon")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(b, err, string(out))
+	bin := sharedBinary(b)
 	fake := newFake(b)
 	cmd := exec.Command(bin)
 	cmd.Env = serveEnv(fake, filepath.Join(b.TempDir(), "pontoon.db"))
@@ -305,7 +303,7 @@ func roundFinished(t *testing.T, db string) bool {
 // again, the bot redraws that table, so its message shows the settlement instead of
 // the round in play for ever (a kill test found the table frozen at "Stakes: waiting").
 func TestKillBeforeTheSettlementIsDrawn(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	fake := newFake(t)
 	db := filepath.Join(t.TempDir(), "pontoon.db")
 	env := serveEnv(fake, db)

@@ -68,7 +68,7 @@ func sellCmd(buyer string, price int64) []*discordgo.ApplicationCommandInteracti
 // offer made before the kill when the buyer accepts (R6.3), and times the turn out when
 // its time comes though nobody clicks (R7.4); the ledger balances throughout.
 func TestKillKeepsTheOfferAndTheTurnDeadline(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	fake := newFake(t)
 	db := filepath.Join(t.TempDir(), "pontoon.db")
 	env := serveEnv(fake, db, "PONTOON_GAME_TURN_TIMER=10s")
@@ -125,7 +125,7 @@ func bankCmd(name string, opts ...*discordgo.ApplicationCommandInteractionDataOp
 // started again, it keeps the bid placed before the kill, takes more, and closes the
 // auction when its window ends, selling the bank to the highest bid; the ledger balances.
 func TestKillKeepsTheAuction(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	fake := newFake(t)
 	db := filepath.Join(t.TempDir(), "pontoon.db")
 	env := serveEnv(fake, db, "PONTOON_GAME_BID_WINDOW=10s")
@@ -207,7 +207,7 @@ func chips(t *testing.T, fake *discordtest.Server, member string) int64 {
 // again — the offer's buttons are gone and the table names the new banker; the ledger
 // balances.
 func TestKillRightAfterASaleKeepsTheSaleOnce(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	fake := newFake(t)
 	db := filepath.Join(t.TempDir(), "pontoon.db")
 	env := serveEnv(fake, db)

@@ -75,7 +75,7 @@ func (p *breakingProxy) seen() []string {
 // callback fails with discordgo's URL error; that line names the interaction, guild,
 // channel, table and round, and the metrics count the interaction as failed.
 func TestLogsHoldNoToken(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	fake := discordtest.New(t, discordtest.WithToken(token), discordtest.WithWaitTimeout(4*time.Second))
 	fake.AddGuild(guild, "en-US")
 	fake.AddChannel(guild, channel)

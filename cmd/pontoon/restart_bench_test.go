@@ -32,9 +32,7 @@ import (
 // the check of the 5,000 ended about 3 s after ready.
 func BenchmarkRestartOverOpenTables(b *testing.B) {
 	const n, changed = 5000, 10
-	bin := filepath.Join(b.TempDir(), "pontoon")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(b, err, string(out))
+	bin := sharedBinary(b)
 	for range b.N {
 		fake := newFake(b)
 		db := filepath.Join(b.TempDir(), "pontoon.db")

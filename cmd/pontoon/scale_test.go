@@ -37,9 +37,9 @@ var (
 	builtErr  error
 )
 
-// sharedBinary builds the real pontoon command once per test run, for the tests that
-// start several processes of it.
-func sharedBinary(t *testing.T) string {
+// sharedBinary builds the real pontoon command once per test run, for every test that
+// runs it: one link instead of one per test.
+func sharedBinary(t testing.TB) string {
 	t.Helper()
 	builtOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "pontoon-scale-bin-")

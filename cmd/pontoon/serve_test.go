@@ -31,15 +31,6 @@ const (
 
 var players = []string{"310000000000000001", "310000000000000002", "310000000000000003"}
 
-// buildBinary builds the real pontoon command once per test.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "pontoon")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, string(out))
-	return bin
-}
-
 var (
 	msgText = discordtest.Text
 	findID  = discordtest.CustomID
@@ -100,7 +91,7 @@ func press(t *testing.T, fake *discordtest.Server, member string) bool {
 // database, carries the round on to its settlement; SIGTERM then stops it cleanly;
 // audit balances; the token is never in its output.
 func TestServeSurvivesKill(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	fake := discordtest.New(t, discordtest.WithToken(token))
 	fake.AddGuild(guild, "en-US")
 	fake.AddChannel(guild, channel)
@@ -213,7 +204,7 @@ func ownLines(logs string) string {
 
 // A bad setting stops start-up with one line naming the key; the token is not in it.
 func TestServeBadConfig(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	for _, tc := range []struct {
 		env  []string
 		want string
@@ -240,7 +231,7 @@ func TestServeBadConfig(t *testing.T) {
 // by default), the GOMAXPROCS and GOGC variables win over the configuration, and the
 // process runs with the environment it was started with: no GODEBUG setting of its own.
 func TestServeTunesTheRuntime(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	fake := discordtest.New(t, discordtest.WithToken(token))
 	fake.AddGuild(guild, "en-US")
 	var base []string
