@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/pontoon-bot/pontoon/bot"
+	"golang.org/x/time/rate"
 )
 
 // The socket: one per open page. A reader goroutine (the handler's own) reads the
@@ -166,7 +168,7 @@ func (k *socket) act(f inFrame) bool {
 		k.close(closeSession, "expired")
 		return false
 	}
-	if !k.s.limits.allow(k.token, now, k.sess.expires()) {
+	if !k.s.limits.allow(k.token, now) {
 		return k.queue(errorFrame("rate_limited", k.text("err.activity_rate_limited"), f.Nonce))
 	}
 	if f.Nonce == "" || len(f.Nonce) > 64 || !k.offers(f) {
@@ -399,46 +401,34 @@ func resultFrame(nonce string, r bot.WebResult) []byte {
 	return raw
 }
 
-// limiter is a token bucket per session: rate actions a second, up to burst at once.
+// limiter holds a token bucket per session (rate.Limiter: rate actions a second, up to
+// burst at once) for the limitedSessions used most recently; a session it let go starts
+// again with a full bucket.
 type limiter struct {
-	rate  float64
-	burst float64
-	mu    sync.Mutex
-	m     map[string]*bucket
+	rate  rate.Limit
+	burst int
+	mu    sync.Mutex // one bucket per session, even for two sockets of one session at once
+	m     *lru.Cache[string, *rate.Limiter]
 }
 
-type bucket struct {
-	tokens  float64
-	at      time.Time
-	expires time.Time
+const limitedSessions = 4096
+
+func newLimiter(perSecond float64, burst int) *limiter {
+	m, err := lru.New[string, *rate.Limiter](limitedSessions)
+	if err != nil {
+		panic(err) // only for a size below 1
+	}
+	return &limiter{rate: rate.Limit(perSecond), burst: burst, m: m}
 }
 
-func newLimiter(rate float64, burst int) *limiter {
-	return &limiter{rate: rate, burst: float64(burst), m: map[string]*bucket{}}
-}
-
-// allow takes one token of the session's bucket, if it has one. Buckets of sessions
-// that have expired are dropped as new ones come.
-func (l *limiter) allow(key string, now, expires time.Time) bool {
+// allow takes one token of the session's bucket, if it has one.
+func (l *limiter) allow(key string, now time.Time) bool {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	b := l.m[key]
-	if b == nil {
-		if len(l.m) > 1024 {
-			for k, old := range l.m {
-				if now.After(old.expires) {
-					delete(l.m, k)
-				}
-			}
-		}
-		b = &bucket{tokens: l.burst, at: now, expires: expires}
-		l.m[key] = b
+	b, ok := l.m.Get(key)
+	if !ok {
+		b = rate.NewLimiter(l.rate, l.burst)
+		l.m.Add(key, b)
 	}
-	b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
-	b.at = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
+	l.mu.Unlock()
+	return b.AllowN(now, 1)
 }
