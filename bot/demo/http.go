@@ -5,8 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"regexp"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -56,25 +55,20 @@ func (d *Demo) serveChannel(w http.ResponseWriter, r *http.Request) {
 		}
 		user = id
 	}
-	msgs := d.fake.Messages(d.cfg.Channel)
-	private := map[string]bool{}
-	if user != "" {
-		var mine []*discordgo.Message
-		for _, m := range d.fake.Ephemerals(user) {
-			if m.ChannelID == d.cfg.Channel {
-				mine = append(mine, m)
-			}
+	msgs := d.fake.Seen(d.cfg.Channel, user)
+	// Discord's client forgets ephemeral replies on a reload; the view keeps the latest
+	// few, so that a long game does not grow every poll.
+	private, kept := map[string]bool{}, 0
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Flags&discordgo.MessageFlagsEphemeral == 0 {
+			continue
 		}
-		// Discord's client forgets ephemeral replies on a reload; the view keeps the
-		// latest few, so that a long game does not grow every poll.
-		mine = mine[max(0, len(mine)-maxEphemerals):]
-		for _, m := range mine {
-			msgs = append(msgs, m)
-			private[m.ID] = true
+		if kept++; kept > maxEphemerals {
+			msgs = slices.Delete(msgs, i, i+1)
+			continue
 		}
+		private[msgs[i].ID] = true
 	}
-	// Snowflakes grow with time: their order is the order the messages were made in.
-	sort.SliceStable(msgs, func(i, j int) bool { return snowflakeLess(msgs[i].ID, msgs[j].ID) })
 	out := struct {
 		Messages []Message `json:"messages"`
 	}{Messages: []Message{}}
@@ -82,12 +76,6 @@ func (d *Demo) serveChannel(w http.ResponseWriter, r *http.Request) {
 		out.Messages = append(out.Messages, d.message(m, private[m.ID]))
 	}
 	writeJSON(w, http.StatusOK, out)
-}
-
-func snowflakeLess(a, b string) bool {
-	x, _ := strconv.ParseUint(a, 10, 64)
-	y, _ := strconv.ParseUint(b, 10, 64)
-	return x < y
 }
 
 // message draws m plainly: its text a line at a time, its picture, its buttons and selects.

@@ -248,6 +248,21 @@ func (s *Server) Messages(channelID string) []*discordgo.Message {
 	return out
 }
 
+// Seen returns the messages of a channel that userID sees, as Discord's client shows
+// them: the public ones and userID's own ephemeral replies there ("" sees only the
+// public ones), in the order they were made.
+func (s *Server) Seen(channelID, userID string) []*discordgo.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*discordgo.Message
+	for _, m := range s.order {
+		if m.channelID == channelID && !m.deleted && (!m.ephemeral() || userID != "" && m.ephemeralTo == userID) {
+			out = append(out, s.toMessageLocked(m))
+		}
+	}
+	return out
+}
+
 // Message returns one message of a channel, public or ephemeral, as it now
 // stands, or nil if there is none (or it was deleted).
 func (s *Server) Message(channelID, messageID string) *discordgo.Message {
