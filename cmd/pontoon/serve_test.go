@@ -56,7 +56,7 @@ func startServe(t *testing.T, bin string, env []string, readyCount int) *servePr
 	require.NoError(t, cmd.Start())
 	// "serving" is logged once the bot is ready and, when configured, its interactions
 	// endpoint listens: "pontoon bot ready" comes before the endpoint, and a test that set
-	// the endpoint at Discord on that line could find nothing listening (one CI run did).
+	// the endpoint at Discord on that line could find nothing listening.
 	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "serving; stop with SIGINT or SIGTERM") },
 		20*time.Second, 20*time.Millisecond, "serve never got ready: %s", logs.String())
 	return &serveProcess{cmd: cmd, logs: logs}
