@@ -50,7 +50,10 @@ type Options struct {
 	Language     string        // public language when the server has set none; "" follows guild_locale
 	OfferTTL     time.Duration // how long a bank sale offer stands; 2m
 	BidWindow    time.Duration // how long a bank auction takes bids; 60s
-	EditDelay    time.Duration // public table edits are coalesced over this window; 750ms
+	// TextOnly leaves the drawn picture off the table message: the message is its
+	// text alone (the config's game.table_picture set to false).
+	TextOnly  bool
+	EditDelay time.Duration // public table edits are coalesced over this window; 750ms
 	// EditWait bounds how long a click that updates the table message waits for the
 	// publisher's edit of it already on its way before it is acknowledged without an
 	// update instead (see publisher.claim); 250ms.

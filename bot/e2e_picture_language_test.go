@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/pontoon-bot/pontoon/bot"
 	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/stretchr/testify/assert"
@@ -348,5 +349,58 @@ func TestPictureAfterARestart(t *testing.T) {
 	deal := h.tablePicture(msg, redrawn.ID)
 	assert.Len(t, h.fake.Attachments(msg), 1, "the new picture replaced the old one")
 	assert.Contains(t, deal.Description, "face down")
+	h.noFailures()
+}
+
+// A text-only table (game.table_picture: false) attaches no picture at any of the
+// moments that would have one, and its container shows none: the text alone tells the
+// table.
+func TestTextOnlyTableAttachesNoPicture(t *testing.T) {
+	h := newHarness(t, func(o *bot.Options) { o.TextOnly = true })
+	h.seat(alice, nil, bob)
+	msg := h.tableMessage().ID
+	noPicture := func(m *discordgo.Message, moment string) {
+		t.Helper()
+		assert.Empty(t, h.fake.Attachments(msg), "no picture at %s", moment)
+		assert.Nil(t, galleryItem(m), "the container shows no picture at %s", moment)
+	}
+
+	h.deal(bob, 0, "9C 7S 8D 9S 4S")
+	h.amount(bob, game.VerbStake, 10)
+	// A picture attached at the deal would stay through the stake's edit.
+	noPicture(h.waitTable("is playing hand 1"), "the deal")
+	h.do(bob, game.VerbStick)
+	noPicture(h.waitTable("The bank, <@"+alice+">, plays"), "the banker's reveal")
+	h.do(alice, game.VerbDraw)
+	h.do(alice, game.VerbStay)
+	m := h.waitTable("The round is settled")
+	noPicture(m, "the settlement")
+	assert.Contains(t, text(m), "4♠", "the text shows the banker's cards")
+	h.noFailures()
+	h.audit()
+}
+
+// A bot restarted text-only takes the last process's picture off a table message at its
+// first edit, so no stale picture stays beside the text.
+func TestRestartTextOnlyTakesThePictureOff(t *testing.T) {
+	h := newHarness(t, nil)
+	h.seat(alice, nil, bob)
+	msg := h.tableMessage().ID
+	h.deal(bob, 0, "9C 7S 8D 9S 4S")
+	h.amount(bob, game.VerbStake, 10)
+	h.do(bob, game.VerbStick)
+	h.do(alice, game.VerbStay)
+	h.waitTable("The round is settled")
+	h.tablePicture(msg, "")
+
+	h.stop()
+	h.opt.TextOnly = true
+	h.start()
+	h.nextRound(stack(t, "TC 8S 6D 9H"))
+	h.clickTable(alice, "deal")
+	h.waitTable("Stakes: waiting for")
+	require.Eventually(t, func() bool { return len(h.fake.Attachments(msg)) == 0 }, 10*time.Second, 5*time.Millisecond,
+		"the settlement's picture is taken off")
+	assert.Nil(t, galleryItem(h.findTable()), "and the container points at none")
 	h.noFailures()
 }

@@ -16,7 +16,9 @@ import (
 // settlement) and edits without files otherwise, so the picture stays. It renders from
 // the Snapshot it already copied, with no table lock held, and uploads on its own
 // goroutine: no member's answer waits for a render or an upload, and a failed upload
-// only leaves the text to speak for the table.
+// only leaves the text to speak for the table. With Options.TextOnly there is no
+// picture: the text always speaks for the table, and the bot draws nothing (the drawing
+// and its PNG are about a third of the CPU an interaction costs).
 
 // pictures remembers, per table, which message holds which moment's picture, for the
 // tables used most recently (Options.CacheEntries): one it let go is drawn as after a
@@ -74,7 +76,7 @@ func (b *Bot) publicTable(s *table.Snapshot, m view.Message) view.Message {
 func (p *publisher) editTable(ctx context.Context, s *table.Snapshot, lang string, m view.Message) error {
 	b := p.b
 	st := b.pics.get(s.ID, s.MessageID)
-	if moment := view.PictureMoment(s); moment != "" && moment != st.moment {
+	if moment := view.PictureMoment(s); !b.opt.TextOnly && moment != "" && moment != st.moment {
 		st.moment = moment // tried once per moment: a failure is not retried on every edit
 		pic, err := picture.Render(b.view.Picture(lang, s, b.memberName(s.Guild, s.Channel), ""))
 		if err == nil {

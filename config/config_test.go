@@ -45,7 +45,7 @@ func TestDefaults(t *testing.T) {
 		Log:      config.Log{Level: "info", Format: "text"},
 		Game: config.Game{TurnTimer: 60 * time.Second, StartingChips: 1000, DailyAmount: 200,
 			DailyCooldown: 24 * time.Hour, GiveMinRounds: 5, GiveMinAccountAge: 7 * 24 * time.Hour, GiveDailyCap: 1000,
-			Rules: config.DefaultRules(), BankOfferTTL: 2 * time.Minute, BidWindow: 60 * time.Second},
+			Rules: config.DefaultRules(), BankOfferTTL: 2 * time.Minute, BidWindow: 60 * time.Second, TablePicture: true},
 		Runtime: config.Runtime{MaxProcs: 1, GCPercent: 200},
 		Limits:  config.Limits{MaxOpenTables: 25, OddsPerHour: 10, OddsKept: 1000, IdleTable: 30 * time.Minute, CacheEntries: 10000},
 	}, c)
@@ -105,6 +105,7 @@ game:
   language: pl
   bank_offer_ttl: 5m
   bid_window: 30s
+  table_picture: false
   rules:
     variant: shoot
     max_stake: 100
@@ -125,6 +126,7 @@ game:
 	want.Game.Language = "pl"
 	want.Game.BankOfferTTL = 5 * time.Minute
 	want.Game.BidWindow = 30 * time.Second
+	want.Game.TablePicture = false
 	want.Game.Rules["variant"] = "shoot"
 	want.Game.Rules["max_stake"] = 100
 	want.Game.Rules["decks"] = 2
@@ -159,6 +161,7 @@ game:
 		"PONTOON_DATABASE_PATH":            "env.db",
 		"PONTOON_GAME_TURN_TIMER":          "2m",
 		"PONTOON_GAME_STARTING_CHIPS":      "2500",
+		"PONTOON_GAME_TABLE_PICTURE":       "false",
 		"PONTOON_GAME_RULES_MAX_STAKE":     "200",
 		"PONTOON_GAME_RULES_ROYAL_PONTOON": "true",
 		"PONTOON_GAME_RULES_SPLIT":         "aces",
@@ -171,6 +174,7 @@ game:
 	assert.Equal(t, "env.db", c.Database.Path)
 	assert.Equal(t, 2*time.Minute, c.Game.TurnTimer)
 	assert.EqualValues(t, 2500, c.Game.StartingChips)
+	assert.False(t, c.Game.TablePicture)
 	assert.Equal(t, "info", c.Log.Level)
 	assert.EqualValues(t, 200, c.Game.Rules["max_stake"])
 	assert.EqualValues(t, 5, c.Game.Rules["min_stake"], "the file's rule stays")
@@ -232,6 +236,7 @@ func TestLoadErrors(t *testing.T) {
 		{"daily cooldown", "game:\n  daily_cooldown: one day\n", nil, `config: game.daily_cooldown is "one day", must be a duration`},
 		{"bank offer ttl", "", map[string]string{"PONTOON_GAME_BANK_OFFER_TTL": "2"}, "config: game.bank_offer_ttl is \"2\""},
 		{"bid window", "game:\n  bid_window: [1]\n", nil, "config: game.bid_window is \"[1]\""},
+		{"table picture env", "", map[string]string{"PONTOON_GAME_TABLE_PICTURE": "off"}, `config: game.table_picture is "off", must be true or false`},
 		{"starting chips", "game:\n  starting_chips: lots\n", nil,
 			`config: game.starting_chips is "lots", must be a whole number; set PONTOON_GAME_STARTING_CHIPS`},
 		{"starting chips float", "game:\n  starting_chips: 10.5\n", nil, `config: game.starting_chips is "10.5", must be a whole number`},

@@ -132,7 +132,7 @@ func serve(parent context.Context, stderr io.Writer) error {
 		Token: cfg.Discord.Token, AppID: cfg.Discord.ApplicationID, GuildID: cfg.Discord.GuildID, APIURL: cfg.Discord.APIURL,
 		TurnTimer: cfg.Game.TurnTimer, StartingChips: cfg.Game.StartingChips, DailyAmount: cfg.Game.DailyAmount,
 		DailyCooldown: cfg.Game.DailyCooldown, DefaultRules: rules, Language: cfg.Game.Language,
-		OfferTTL: cfg.Game.BankOfferTTL, BidWindow: cfg.Game.BidWindow, Logger: log,
+		OfferTTL: cfg.Game.BankOfferTTL, BidWindow: cfg.Game.BidWindow, TextOnly: !cfg.Game.TablePicture, Logger: log,
 		MaxOpenTables: cfg.Limits.MaxOpenTables, OddsPerHour: cfg.Limits.OddsPerHour, OddsKept: cfg.Limits.OddsKept,
 		IdleTable: cfg.Limits.IdleTable, CacheEntries: cfg.Limits.CacheEntries,
 		Scale:    scaleOptions(cfg.Discord.Scale),

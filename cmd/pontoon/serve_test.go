@@ -279,3 +279,47 @@ func TestServeTunesTheRuntime(t *testing.T) {
 		})
 	}
 }
+
+// The real binary with PONTOON_GAME_TABLE_PICTURE=false plays a whole round with a
+// text-only table message: the settlement, a moment that would carry the picture in the
+// same edit as its text, leaves the message with no attachment and no media gallery.
+func TestServeTextOnlyTableHasNoPicture(t *testing.T) {
+	bin := sharedBinary(t)
+	fake := discordtest.New(t, discordtest.WithToken(token))
+	fake.AddGuild(guild, "en-US")
+	fake.AddChannel(guild, channel)
+	for _, p := range players {
+		fake.AddMember(guild, p, "p", 0, "en-US")
+	}
+	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
+		"PONTOON_DATABASE_PATH="+filepath.Join(t.TempDir(), "pontoon.db"), "PONTOON_LOG_FORMAT=json",
+		"PONTOON_GAME_TABLE_PICTURE=false")
+	p := startServe(t, bin, env, 1)
+	defer func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		_ = p.cmd.Wait()
+	}()
+	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
+	tableAt{t: t, fake: fake, guild: guild, channel: channel}.deal(p.logs.String)
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(msgText(table(fake)), "The round is settled") {
+		require.True(t, time.Now().Before(deadline), "the round never settled: %s", msgText(table(fake)))
+		pressed := false
+		for _, m := range players {
+			pressed = press(t, fake, m) || pressed
+		}
+		if !pressed {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	tb := table(fake)
+	assert.Empty(t, fake.Attachments(tb.ID), "no picture on the settled table")
+	for _, c := range tb.Components {
+		if box, ok := c.(*discordgo.Container); ok {
+			for _, in := range box.Components {
+				assert.NotEqual(t, discordgo.MediaGalleryComponent, in.Type(), "the container holds no picture")
+			}
+		}
+	}
+	assert.Empty(t, fake.Failures())
+}
