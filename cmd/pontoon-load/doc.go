@@ -7,6 +7,10 @@
 //	go run ./cmd/pontoon-load -bot ./pontoon -rate 400 -json
 //	go run ./cmd/pontoon-load -perf bot.perf && perf report -i bot.perf   # where perf works
 //	go run ./cmd/pontoon-load -bot ./pontoon -rate 400 -pin     # the bot on CPU 0 alone
+//	go run ./cmd/pontoon-load -bot ./pontoon -rate 400 -pin -env PONTOON_GAME_TABLE_PICTURE=false
+//
+// -env gives the bot a setting (repeatable); the report lists what it was given, so
+// a figure names the configuration that produced it.
 //
 // The bot's CPU per interaction, its split by thread (the Go runtime's sysmon
 // apart) and its peak RSS come from /proc; the report also

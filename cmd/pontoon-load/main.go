@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/pontoon-bot/pontoon/bot/discordtest/load"
@@ -38,6 +39,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "the bot's log level")
 	fs.StringVar(&cfg.Dir, "dir", "", "directory for the database (default: a temporary one, removed afterwards)")
 	fs.StringVar(&cfg.PerfOut, "perf", "", "record a CPU profile of the bot during the window with `perf record -g` into this file")
+	fs.Func("env", "a setting for the bot as `PONTOON_KEY=value`, e.g. PONTOON_GAME_TABLE_PICTURE=false (repeatable)", func(kv string) error {
+		if k, _, ok := strings.Cut(kv, "="); !ok || !strings.HasPrefix(k, "PONTOON_") {
+			return fmt.Errorf("%q is not PONTOON_KEY=value", kv)
+		}
+		cfg.BotEnv = append(cfg.BotEnv, kv)
+		return nil
+	})
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	fs.BoolVar(&quiet, "quiet", false, "no progress lines on stderr")
 	if err := fs.Parse(args); err != nil {

@@ -18,6 +18,7 @@ func TestBadCommandLines(t *testing.T) {
 		"extra argument": {[]string{"now"}, `unexpected argument "now"`},
 		"one seat":       {[]string{"-seats", "1"}, "seats: 1 is not between 2"},
 		"no rate":        {[]string{"-rate", "-5"}, "rate: -5 is not between 0 and 100000"},
+		"not a setting":  {[]string{"-env", "GOGC=50"}, `invalid value "GOGC=50" for flag -env: "GOGC=50" is not PONTOON_KEY=value`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var out, errOut bytes.Buffer

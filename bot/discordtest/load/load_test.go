@@ -17,7 +17,8 @@ import (
 // tables play whole rounds, the bot stops cleanly and the audit balances afterwards.
 // No figure is asserted: timings belong to the command's report, not to a test.
 // The same over the bot's HTTP interactions endpoint (-http), the fake signing each
-// POST as Discord does.
+// POST as Discord does. The gateway run gives the bot a setting (-env), which the report
+// names.
 func TestRunAgainstTheBinary(t *testing.T) {
 	ctx := context.Background()
 	bin, err := load.BuildBot(ctx, t.TempDir())
@@ -34,10 +35,14 @@ func TestRunAgainstTheBinary(t *testing.T) {
 func runAgainst(t *testing.T, bin string, overHTTP bool) {
 	ctx := context.Background()
 	var progress bytes.Buffer
+	var settings []string
+	if !overHTTP {
+		settings = []string{"PONTOON_GAME_TABLE_PICTURE=false"}
+	}
 	rep, err := load.Run(ctx, load.Config{
 		Bot: bin, Tables: 6, Guilds: 2, Seats: 3, Rate: 25, HTTP: overHTTP,
 		Warmup: time.Second, Duration: 4 * time.Second, Timeout: 2 * time.Minute,
-		OpenAPI: true, Dir: t.TempDir(), Progress: &progress,
+		OpenAPI: true, Dir: t.TempDir(), Progress: &progress, BotEnv: settings,
 	})
 	require.NoError(t, err, progress.String())
 	want := "gateway"
@@ -48,6 +53,10 @@ func runAgainst(t *testing.T, bin string, overHTTP bool) {
 	var text bytes.Buffer
 	rep.WriteText(&text)
 	t.Log("\n" + text.String())
+	assert.Equal(t, settings, rep.Settings)
+	if settings != nil {
+		assert.Contains(t, text.String(), "settings:   PONTOON_GAME_TABLE_PICTURE=false\n")
+	}
 
 	assert.Positive(t, rep.Sent)
 	assert.Equal(t, rep.Sent, rep.Answered, "every interaction sent in the window is answered")

@@ -28,6 +28,8 @@ type Report struct {
 	CPUs         int     `json:"cpus"`
 	// Pinned says how the processors were shared out (Config.Pin); "": not at all.
 	Pinned string `json:"pinned,omitempty"`
+	// Settings are the bot's settings the run gave it beyond its own (Config.BotEnv).
+	Settings []string `json:"settings,omitempty"`
 
 	Sent     int            `json:"sent"`     // interactions sent in the window
 	Answered int            `json:"answered"` // of them, answered by the bot
@@ -202,6 +204,9 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "  run:        %s\n", verdict)
 	if r.Pinned != "" {
 		fmt.Fprintf(w, "  pinned:     %s\n", r.Pinned)
+	}
+	if len(r.Settings) > 0 {
+		fmt.Fprintf(w, "  settings:   %s\n", strings.Join(r.Settings, " "))
 	}
 	fmt.Fprintf(w, "  sent:       %d (deal %d, look %d, act %d answered); %.1f answered/s; %d arrivals found nothing ready\n",
 		r.Sent, r.Mix["deal"], r.Mix["look"], r.Mix["act"], r.Achieved, r.Missed)

@@ -239,7 +239,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	progress("tables open in %v; load at %v/s: %v warmup, then %v measured", time.Since(setupStart).Round(time.Millisecond), cfg.Rate, cfg.Warmup, cfg.Duration)
 
 	rep := &Report{Bot: bin, Tables: cfg.Tables, Guilds: cfg.Guilds, Seats: cfg.Seats, Rate: cfg.Rate,
-		Arrivals: "even", Interactions: "gateway", Warmup: cfg.Warmup.Seconds(), CPUs: runtime.NumCPU(), Pinned: pinned, LoadAverageBefore: loadAverage()}
+		Arrivals: "even", Interactions: "gateway", Warmup: cfg.Warmup.Seconds(), CPUs: runtime.NumCPU(), Pinned: pinned, Settings: cfg.BotEnv, LoadAverageBefore: loadAverage()}
 	if cfg.Poisson {
 		rep.Arrivals = "poisson"
 	}
