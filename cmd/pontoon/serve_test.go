@@ -87,6 +87,26 @@ func press(t *testing.T, fake *discordtest.Server, member string) bool {
 	return false
 }
 
+// playUntilSettled has the players press until the table shows the settlement (edits
+// are coalesced, so it shows a moment after the last action); more says what else a
+// failure should show.
+func playUntilSettled(t *testing.T, fake *discordtest.Server, more func() string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(msgText(table(fake)), "The round is settled") {
+		if !time.Now().Before(deadline) {
+			t.Fatalf("the round never settled; table:\n%s\n%s", msgText(table(fake)), more())
+		}
+		pressed := false
+		for _, m := range players {
+			pressed = press(t, fake, m) || pressed
+		}
+		if !pressed {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
 // The real binary, killed with SIGKILL mid-round and started again on the same
 // database, carries the round on to its settlement; SIGTERM then stops it cleanly;
 // audit balances; the token is never in its output.
@@ -124,22 +144,10 @@ func TestServeSurvivesKill(t *testing.T) {
 	logs := p.logs.String()
 
 	p = startServe(t, bin, env, 1)
-	// Play on until the table shows the settlement (edits are coalesced, so it shows a
-	// moment after the last action).
-	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(msgText(table(fake)), "The round is settled") {
-		if !time.Now().Before(deadline) {
-			t.Fatalf("the round never settled; table:\n%s\nunfinished rounds in the store: %s\nlogs before the kill:\n%s\nlogs:\n%s",
-				msgText(table(fake)), unfinishedRounds(t, db), ownLines(logs), p.logs.String())
-		}
-		pressed := false
-		for _, m := range players {
-			pressed = press(t, fake, m) || pressed
-		}
-		if !pressed {
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	playUntilSettled(t, fake, func() string {
+		return fmt.Sprintf("unfinished rounds in the store: %s\nlogs before the kill:\n%s\nlogs:\n%s",
+			unfinishedRounds(t, db), ownLines(logs), p.logs.String())
+	})
 
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
 	done := make(chan error, 1)
@@ -301,17 +309,7 @@ func TestServeTextOnlyTableHasNoPicture(t *testing.T) {
 	}()
 	require.Eventually(t, func() bool { return len(fake.Commands("")) == 1 }, 10*time.Second, 20*time.Millisecond)
 	tableAt{t: t, fake: fake, guild: guild, channel: channel}.deal(p.logs.String)
-	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(msgText(table(fake)), "The round is settled") {
-		require.True(t, time.Now().Before(deadline), "the round never settled: %s", msgText(table(fake)))
-		pressed := false
-		for _, m := range players {
-			pressed = press(t, fake, m) || pressed
-		}
-		if !pressed {
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	playUntilSettled(t, fake, p.logs.String)
 	tb := table(fake)
 	assert.Empty(t, fake.Attachments(tb.ID), "no picture on the settled table")
 	for _, c := range tb.Components {
