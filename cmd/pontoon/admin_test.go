@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -107,12 +106,7 @@ func adminAddr(t *testing.T, logs string) string {
 // latency, and, sampled from the audit at start, chips in circulation per server.
 func TestAdminListener(t *testing.T) {
 	bin := sharedBinary(t)
-	fake := discordtest.New(t, discordtest.WithToken(token))
-	fake.AddGuild(guild, "en-US")
-	fake.AddChannel(guild, channel)
-	for _, p := range players {
-		fake.AddMember(guild, p, "p", 0, "en-US")
-	}
+	fake := playersFake(t)
 	db := filepath.Join(t.TempDir(), "pontoon.db")
 	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
 		"PONTOON_DATABASE_PATH="+db, "PONTOON_LOG_FORMAT=json", "PONTOON_ADMIN_LISTEN=127.0.0.1:0", "PONTOON_ADMIN_PPROF=true")

@@ -25,12 +25,7 @@ import (
 )
 
 func newFake(t testing.TB) *discordtest.Server {
-	fake := discordtest.New(t, discordtest.WithToken(token))
-	fake.AddGuild(guild, "en-US")
-	fake.AddChannel(guild, channel)
-	for _, p := range players {
-		fake.AddMember(guild, p, "p", 0, "en-US")
-	}
+	fake := playersFake(t)
 	return fake
 }
 

@@ -287,13 +287,8 @@ func freeAddr(t *testing.T) string {
 // 401 and changes nothing.
 func TestHTTPInteractionsPlayARound(t *testing.T) {
 	bin := sharedBinary(t)
-	fake := discordtest.New(t, discordtest.WithToken(token))
+	fake := playersFake(t)
 	tb := tableAt{t: t, fake: fake, guild: guild, channel: channel}
-	fake.AddGuild(guild, "en-US")
-	fake.AddChannel(guild, channel)
-	for _, p := range players {
-		fake.AddMember(guild, p, "p", 0, "en-US")
-	}
 	addr, admin := freeAddr(t), freeAddr(t)
 	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
 		"PONTOON_DATABASE_PATH="+storetest.SQLitePath(t), "PONTOON_LOG_FORMAT=json",
@@ -368,13 +363,8 @@ func roundActions(t *testing.T, url, guild, channel string) []store.Action {
 func TestHTTPReplicasShareOnePostgres(t *testing.T) {
 	url := storetest.PostgresURL(t)
 	bin := sharedBinary(t)
-	fake := discordtest.New(t, discordtest.WithToken(token))
+	fake := playersFake(t)
 	tb := tableAt{t: t, fake: fake, guild: guild, channel: channel}
-	fake.AddGuild(guild, "en-US")
-	fake.AddChannel(guild, channel)
-	for _, p := range players {
-		fake.AddMember(guild, p, "p", 0, "en-US")
-	}
 	base := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
 		"PONTOON_DATABASE_URL="+url, "PONTOON_LOG_FORMAT=json", "PONTOON_GAME_TURN_TIMER=10s",
 		"PONTOON_DISCORD_APPLICATION_ID="+fake.AppID, "PONTOON_DISCORD_PUBLIC_KEY="+fake.PublicKey())

@@ -41,6 +41,18 @@ func table(fake *discordtest.Server) *discordgo.Message {
 	return tableAt{fake: fake, channel: channel}.msg()
 }
 
+// playersFake is a fake Discord that knows the tests' bot token, its server and
+// channel, and the players in it.
+func playersFake(t testing.TB) *discordtest.Server {
+	fake := discordtest.New(t, discordtest.WithToken(token))
+	fake.AddGuild(guild, "en-US")
+	fake.AddChannel(guild, channel)
+	for _, p := range players {
+		fake.AddMember(guild, p, "p", 0, "en-US")
+	}
+	return fake
+}
+
 // serveProcess is a running `pontoon serve`.
 type serveProcess struct {
 	cmd  *exec.Cmd
@@ -112,12 +124,7 @@ func playUntilSettled(t *testing.T, fake *discordtest.Server, more func() string
 // audit balances; the token is never in its output.
 func TestServeSurvivesKill(t *testing.T) {
 	bin := sharedBinary(t)
-	fake := discordtest.New(t, discordtest.WithToken(token))
-	fake.AddGuild(guild, "en-US")
-	fake.AddChannel(guild, channel)
-	for _, p := range players {
-		fake.AddMember(guild, p, "p", 0, "en-US")
-	}
+	fake := playersFake(t)
 	db := filepath.Join(t.TempDir(), "pontoon.db")
 	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
 		"PONTOON_DATABASE_PATH="+db, "PONTOON_LOG_LEVEL=debug", "PONTOON_LOG_FORMAT=json")
@@ -293,12 +300,7 @@ func TestServeTunesTheRuntime(t *testing.T) {
 // same edit as its text, leaves the message with no attachment and no media gallery.
 func TestServeTextOnlyTableHasNoPicture(t *testing.T) {
 	bin := sharedBinary(t)
-	fake := discordtest.New(t, discordtest.WithToken(token))
-	fake.AddGuild(guild, "en-US")
-	fake.AddChannel(guild, channel)
-	for _, p := range players {
-		fake.AddMember(guild, p, "p", 0, "en-US")
-	}
+	fake := playersFake(t)
 	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
 		"PONTOON_DATABASE_PATH="+filepath.Join(t.TempDir(), "pontoon.db"), "PONTOON_LOG_FORMAT=json",
 		"PONTOON_GAME_TABLE_PICTURE=false")

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pontoon-bot/pontoon/bot/discordtest"
 	"github.com/pontoon-bot/pontoon/game"
 	"github.com/pontoon-bot/pontoon/store"
 	"github.com/pontoon-bot/pontoon/store/storetest"
@@ -23,13 +22,8 @@ import (
 func TestHTTPReplicaRetriesAStaleCopy(t *testing.T) {
 	url := storetest.PostgresURL(t)
 	bin := sharedBinary(t)
-	fake := discordtest.New(t, discordtest.WithToken(token))
+	fake := playersFake(t)
 	tb := tableAt{t: t, fake: fake, guild: guild, channel: channel}
-	fake.AddGuild(guild, "en-US")
-	fake.AddChannel(guild, channel)
-	for _, p := range players {
-		fake.AddMember(guild, p, "p", 0, "en-US")
-	}
 	addr := freeAddr(t)
 	env := append(os.Environ(), "PONTOON_DISCORD_TOKEN="+token, "PONTOON_DISCORD_API_URL="+fake.URL(),
 		"PONTOON_DATABASE_URL="+url, "PONTOON_LOG_FORMAT=json", "PONTOON_GAME_TURN_TIMER=10m",
