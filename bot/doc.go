@@ -40,7 +40,8 @@
 //     (Activities' Launch) that Discord will not let an overwrite remove.
 //   - picture.go: the table's picture on the public message (a new one at the deal, the
 //     banker's reveal and the settlement), rendered and uploaded by the publisher. Three
-//     pictures a round are a third of the bot's CPU under load (docs/PERFORMANCE.md).
+//     pictures a round are a third of the bot's CPU under load (docs/PERFORMANCE.md);
+//     Options.TextOnly (game.table_picture: false) leaves them off.
 //   - language.go: /pontoon language, a member's own language, which wins over their
 //     client's locale in everything only they read.
 //   - stats.go: /pontoon stats and the leaderboard by net winnings; words.go: each
@@ -53,8 +54,8 @@
 //     the revealed server seed in /pontoon history's file.
 //   - cache.go: the bounded caches (members' names and languages, the members Discord
 //     said it does not know, servers' settings and locales, tables' pictures, fair-price
-//     hints, odds budgets), least recently used out first; idle.go: the sweep that drops tables idle between rounds from memory
-//     (table.DropIdle).
+//     hints, odds budgets), least recently used out first; idle.go: the sweep that drops
+//     tables idle between rounds from memory (table.DropIdle).
 //   - names.go: members' names for the picture and the page. Each interaction shows its
 //     member's; one not heard since the start (after a restart, until they click) is
 //     looked up from Discord (GET /guilds/{guild}/members/{user}) on its own goroutine,

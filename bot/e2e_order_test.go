@@ -39,14 +39,7 @@ func (h *harness) roundsShown(msg string) []int {
 // never go backwards.
 func TestTableAnswerNeverOvertakenByAnOlderEdit(t *testing.T) {
 	h := newHarness(t, func(o *bot.Options) { o.EditWait = 100 * time.Millisecond })
-	h.seat(alice, nil, bob)
-	msg := h.tableMessage().ID
-
-	// Bob 9C 8D = 17 and sticks; alice banks 7S 9S = 16 and stays.
-	h.deal(bob, 0, "9C 7S 8D 9S 4S")
-	h.amount(bob, game.VerbStake, 10)
-	h.do(bob, game.VerbStick)
-	h.waitTable("The bank, <@" + alice + ">, plays")
+	msg := h.bankersTurn()
 	// Let the reveal's edit land, so that the next PATCH is the settlement's.
 	edits := h.fake.EditCount(msg)
 	require.Eventually(t, func() bool {
@@ -88,12 +81,7 @@ func TestTableAnswerNeverOvertakenByAnOlderEdit(t *testing.T) {
 // above.)
 func TestTableAnswerWaitsForAnEditInTime(t *testing.T) {
 	h := newHarness(t, nil)
-	h.seat(alice, nil, bob)
-	msg := h.tableMessage().ID
-	h.deal(bob, 0, "9C 7S 8D 9S 4S")
-	h.amount(bob, game.VerbStake, 10)
-	h.do(bob, game.VerbStick)
-	h.waitTable("The bank, <@" + alice + ">, plays")
+	msg := h.bankersTurn()
 	hold := h.fake.HoldNext("PATCH /channels/" + channelID + "/messages/" + msg)
 	h.do(alice, game.VerbStay)
 	<-hold.Arrived()

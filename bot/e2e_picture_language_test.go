@@ -328,11 +328,7 @@ func TestActionsHaveTheirOwnWords(t *testing.T) {
 // message holds one picture, never a stale one beside it.
 func TestPictureAfterARestart(t *testing.T) {
 	h := newHarness(t, nil)
-	h.seat(alice, nil, bob)
-	msg := h.tableMessage().ID
-	h.deal(bob, 0, "9C 7S 8D 9S 4S")
-	h.amount(bob, game.VerbStake, 10)
-	h.do(bob, game.VerbStick)
+	msg := h.bankersTurn()
 	h.do(alice, game.VerbStay)
 	// The settlement's text and its picture go up in one edit.
 	h.waitTable("Salt (revealed)")
@@ -384,11 +380,7 @@ func TestTextOnlyTableAttachesNoPicture(t *testing.T) {
 // first edit, so no stale picture stays beside the text.
 func TestRestartTextOnlyTakesThePictureOff(t *testing.T) {
 	h := newHarness(t, nil)
-	h.seat(alice, nil, bob)
-	msg := h.tableMessage().ID
-	h.deal(bob, 0, "9C 7S 8D 9S 4S")
-	h.amount(bob, game.VerbStake, 10)
-	h.do(bob, game.VerbStick)
+	msg := h.bankersTurn()
 	h.do(alice, game.VerbStay)
 	h.waitTable("The round is settled")
 	h.tablePicture(msg, "")

@@ -215,10 +215,7 @@ func TestDealCommitsOnce(t *testing.T) {
 // there is one to record) and the seeds revealed all commit together.
 func TestRoundEndingClickCommitsOnce(t *testing.T) {
 	h := newHarness(t, nil)
-	h.seat(alice, nil, bob)
-	h.deal(bob, 0, "9C 7S 8D 9S 4S") // bob 17 sticks; alice 16
-	h.amount(bob, game.VerbStake, 10)
-	h.do(bob, game.VerbStick)
+	h.bankersTurn()
 	p := h.panel(alice)
 	id, ok := customID(p, "pt:act:", ":"+string(game.VerbStay))
 	require.True(t, ok, "alice may stay:\n%s", text(p))

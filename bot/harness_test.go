@@ -307,6 +307,20 @@ func (h *harness) tableMessage() *discordgo.Message {
 	return m
 }
 
+// bankersTurn seats alice, who banks, and bob, deals bob 9C 8D = 17 and alice 7S 9S = 16
+// with 4S next in the pack, has bob stake 10 and stick, and returns the table message's
+// id once it shows the banker's turn (R5.1).
+func (h *harness) bankersTurn() string {
+	h.t.Helper()
+	h.seat(alice, nil, bob)
+	msg := h.tableMessage().ID
+	h.deal(bob, 0, "9C 7S 8D 9S 4S")
+	h.amount(bob, game.VerbStake, 10)
+	h.do(bob, game.VerbStick)
+	h.waitTable("The bank, <@" + alice + ">, plays")
+	return msg
+}
+
 // waitTable waits until the table message shows want (edits are coalesced and async).
 func (h *harness) waitTable(want string) *discordgo.Message {
 	h.t.Helper()
